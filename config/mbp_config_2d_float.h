@@ -1,0 +1,6 @@
+/* mbp_config_2d_float.h: the 2D float configuration of the test matrix (host and 4 MB QEMU targets).
+ * Every backend that exists is compiled in (lib/mbp_config.h defaults). */
+#define MBP_DIM 2
+#define MBP_SCALAR MBP_FLOAT
+#define MBP_MAX_BODIES 256
+#define MBP_MAX_PAIRS 2048

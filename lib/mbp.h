@@ -1,0 +1,276 @@
+/* mbp.h: micro broad phase, the one public header.
+ *
+ * A world holds up to MBP_MAX_BODIES bodies, each an axis-aligned box or a sphere (a circle in
+ * 2D), and finds every pair of bodies that overlap. You declare the world (static, or on a
+ * stack large enough), initialise it with a backend, add, move and remove bodies, call
+ * mbp_update() once a frame, then read the overlapping pairs and the pairs that began and ended
+ * since the last update. The library never allocates, keeps no global state and calls nothing
+ * from the platform but the assert hook (port/mbp_port.h).
+ *
+ * Units: coordinates are mbp_scalar (float, or fixed point with MBP_FIXED_FRAC_BITS fraction
+ * bits), in whatever unit you like, within [-MBP_RANGE, MBP_RANGE] (mbp_scalar.h explains why).
+ * Boxes are closed: boxes that touch overlap, and a box of zero size (a point) is valid.
+ *
+ * Errors: data that can be wrong at run time (a box, a handle, a full world) returns a status;
+ * on error nothing is changed. Programmer errors (a NULL or uninitialised world) go to the
+ * assert hook when MBP_ASSERT is 1.
+ *
+ * Threads: a world is not locked. Use one world from one thread, or lock around it.
+ */
+#ifndef MBP_H
+#define MBP_H
+
+#include <stdint.h>
+#include <stddef.h>
+#include <stdbool.h>
+#include "mbp_config.h"
+#include "mbp_scalar.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Status codes. Every function that can fail returns one; MBP_OK is 0. */
+typedef enum mbp_status {
+    MBP_OK = 0,
+    MBP_E_BADBOX,      /* NaN or infinite coordinate, min > max, negative radius or margin */
+    MBP_E_RANGE,       /* a coordinate outside [-MBP_RANGE, MBP_RANGE] */
+    MBP_E_FULL,        /* every body slot is taken (removed slots free up at the next update) */
+    MBP_E_STALE,       /* null handle, removed body, or a handle from another world */
+    MBP_E_PAIRS_FULL,  /* mbp_update(): the pair set overflowed this frame; see mbp_stats */
+    MBP_E_EVENTS_FULL, /* mbp_update(): the event buffer overflowed this frame; see mbp_stats */
+    MBP_E_BACKEND,     /* mbp_init(): this backend is not compiled in (MBP_WITH_<backend>) */
+    MBP_E_CONFIG,      /* mbp_init(): application and library were built with other options */
+    MBP_E_PARAM,       /* a parameter outside its documented range */
+    MBP_E_NOROOM,      /* a backend's own fixed storage is full (grid entries, tree stack) */
+    MBP_E_TRUNCATED    /* a query found more results than the caller's buffer holds */
+} mbp_status;
+
+/* The broad-phase algorithms. Which exist depends on MBP_WITH_<backend>. */
+typedef enum mbp_backend {
+    MBP_BRUTE = 1, /* every pair tested: the reference; fastest below a few dozen bodies */
+    MBP_SWEEP,     /* single-axis sort and sweep */
+    MBP_SAP,       /* incremental sweep and prune on every axis */
+    MBP_GRID,      /* uniform grid over a bounded world */
+    MBP_HASH,      /* spatial hash, unbounded world */
+    MBP_HGRID,     /* hierarchical grid, mixed sizes */
+    MBP_TREE       /* dynamic AABB tree with fat leaves */
+} mbp_backend;
+
+/* Axis-aligned box: min[k] <= max[k] on every axis k. */
+typedef struct mbp_aabb {
+    mbp_scalar min[MBP_DIM];
+    mbp_scalar max[MBP_DIM];
+} mbp_aabb;
+
+/* Sphere (circle in 2D): centre c and radius r >= 0. */
+typedef struct mbp_sphere {
+    mbp_scalar c[MBP_DIM];
+    mbp_scalar r;
+} mbp_sphere;
+
+/* A body handle: pass by value. All-zero is the null handle. slot1 is the body index plus one;
+ * gen changes each time the slot is reused, and starts at a value mixed from the world's id and
+ * address, so a stale handle is always refused and a foreign one is refused unless its 16-bit
+ * generation happens to match (odds 1 in 65535 per try). */
+typedef struct mbp_body {
+    uint16_t slot1;
+    uint16_t gen;
+} mbp_body;
+
+/* An overlapping pair of bodies by index, a < b. Indices are 0..MBP_MAX_BODIES-1; turn one into
+ * a handle or user value with mbp_handle() or mbp_user(). */
+typedef struct mbp_pair {
+    uint16_t a;
+    uint16_t b;
+} mbp_pair;
+
+/* A ray cast hit: body index and the fraction t in [0, 1] of the segment where it enters the
+ * body's box (0 when the start point is inside). */
+typedef struct mbp_hit {
+    uint16_t index;
+    mbp_scalar t;
+} mbp_hit;
+
+/* Counters of the last mbp_update(). */
+typedef struct mbp_stats {
+    uint32_t pairs;       /* overlapping pairs now */
+    uint32_t begun;       /* pairs that began this frame (events stored) */
+    uint32_t ended;       /* pairs that ended this frame (events stored) */
+    uint32_t lost_pairs;  /* overlapping pairs not stored: the pair set was full (0 normally) */
+    uint32_t lost_events; /* events not stored: the event buffer was full (0 normally) */
+    uint32_t tests;       /* box tests the backend made: its work, comparable across backends */
+} mbp_stats;
+
+/* Filter bits: a pair is reported only when (cat_a & mask_b) and (cat_b & mask_a) are nonzero. */
+#define MBP_DEFAULT_CATEGORY 0x0001u
+#define MBP_DEFAULT_MASK 0xFFFFu
+
+/* World parameters; mbp_params_default() fills every field. Fields a backend does not use are
+ * ignored by it. */
+typedef struct mbp_params {
+    mbp_backend backend; /* default: the first compiled in of SAP, TREE, GRID, SWEEP, BRUTE */
+    uint16_t id;         /* mixed into handle generations to catch handles of another world */
+} mbp_params;
+
+#include "mbp_world_types.h" /* the plain-data layout of mbp_world: read it, don't write it */
+
+/* ---- bounding volumes (mbp_volume.c): pure functions, no world needed ---- */
+
+/* MBP_OK, MBP_E_BADBOX (NaN, infinite or min > max), or MBP_E_RANGE (outside the range). */
+mbp_status mbp_aabb_check(const mbp_aabb *box);
+/* MBP_OK, MBP_E_BADBOX (NaN, infinite, r < 0) or MBP_E_RANGE (c or r outside the range). */
+mbp_status mbp_sphere_check(const mbp_sphere *s);
+/* Closed-interval overlap: touching boxes overlap. */
+bool mbp_aabb_overlap(const mbp_aabb *a, const mbp_aabb *b);
+/* True when inner lies inside outer (borders included). */
+bool mbp_aabb_contains(const mbp_aabb *outer, const mbp_aabb *inner);
+/* True when point p (MBP_DIM scalars) lies in the box (borders included). */
+bool mbp_aabb_contains_point(const mbp_aabb *box, const mbp_scalar p[MBP_DIM]);
+/* out = the smallest box holding a and b; out may alias a or b. */
+void mbp_aabb_union(const mbp_aabb *a, const mbp_aabb *b, mbp_aabb *out);
+/* out = box grown by margin (>= 0) on every side, clamped to the range; out may alias box. */
+void mbp_aabb_fatten(const mbp_aabb *box, mbp_scalar margin, mbp_aabb *out);
+/* out = the space-time bound of box moved by displacement d (= velocity * dt): the union of the
+ * box at its start and at its end, clamped to the range; out may alias box. */
+void mbp_aabb_sweep(const mbp_aabb *box, const mbp_scalar d[MBP_DIM], mbp_aabb *out);
+/* Exact sphere tests (squared distances in 64-bit integers in fixed point). Touching overlaps. */
+bool mbp_sphere_overlap(const mbp_sphere *a, const mbp_sphere *b);
+bool mbp_sphere_aabb_overlap(const mbp_sphere *s, const mbp_aabb *box);
+bool mbp_sphere_contains_point(const mbp_sphere *s, const mbp_scalar p[MBP_DIM]);
+/* out = the box of the sphere, clamped to the range (which loses no overlap: see mbp_scalar.h). */
+void mbp_sphere_aabb(const mbp_sphere *s, mbp_aabb *out);
+/* Segment p0->p1 against a box. Returns true on a hit and sets *t to the entry fraction in
+ * [0, 1] (0 when p0 is inside). The hit decision is exact in fixed point; t is rounded down. */
+bool mbp_segment_aabb(const mbp_scalar p0[MBP_DIM], const mbp_scalar p1[MBP_DIM],
+                      const mbp_aabb *box, mbp_scalar *t);
+
+/* ---- the world (mbp_world.c) ---- */
+
+/* Fills p with the defaults: the best general backend compiled in, id 0. */
+void mbp_params_default(mbp_params *p);
+
+/* Initialises the world w (any contents before; the caller owns its memory, which must stay put
+ * while in use) with params p (NULL for the defaults). Returns MBP_OK, MBP_E_BACKEND when the
+ * backend is not compiled in, MBP_E_PARAM for a bad parameter, or MBP_E_CONFIG when this code
+ * was built with other MBP_* options than the library. mbp_init is a macro: the symbol it calls
+ * names MBP_DIM and MBP_SCALAR, so mixing those fails at link time, not at run time. */
+#define mbp_init(w, p) MBP_INIT_SYMBOL((w), (p), (uint32_t)sizeof(mbp_world), MBP_CONFIG_SIGNATURE)
+
+/* Adds a box body with user value `user` (any 32 bits, returned by mbp_user()), category
+ * MBP_DEFAULT_CATEGORY and mask MBP_DEFAULT_MASK. On MBP_OK *out is its handle. Returns
+ * MBP_E_BADBOX or MBP_E_RANGE for a bad box, MBP_E_FULL when no slot is free, MBP_E_NOROOM when
+ * the backend's storage is full. The body takes part in pairs from the next mbp_update(). */
+mbp_status mbp_add_box(mbp_world *w, const mbp_aabb *box, uint32_t user, mbp_body *out);
+
+/* As mbp_add_box(), for a sphere body: it pairs only where the sphere itself overlaps the other
+ * body's sphere or box (tested after the box test). Needs MBP_WITH_SPHERES. */
+mbp_status mbp_add_sphere(mbp_world *w, const mbp_sphere *s, uint32_t user, mbp_body *out);
+
+/* Sets a body's volume to this box (a sphere body becomes a box body). Returns MBP_OK,
+ * MBP_E_STALE, MBP_E_BADBOX, MBP_E_RANGE, or MBP_E_NOROOM (backend storage full; the body keeps
+ * its old volume). Takes effect at the next mbp_update(). */
+mbp_status mbp_move_box(mbp_world *w, mbp_body h, const mbp_aabb *box);
+
+/* Sets a body's volume to this sphere (a box body becomes a sphere body). As mbp_move_box(). */
+mbp_status mbp_move_sphere(mbp_world *w, mbp_body h, const mbp_sphere *s);
+
+/* Sets the category and mask bits of a body (see MBP_DEFAULT_CATEGORY). MBP_OK or MBP_E_STALE. */
+mbp_status mbp_set_filter(mbp_world *w, mbp_body h, uint16_t category, uint16_t mask);
+
+/* Removes a body. Its pairs end in the next mbp_update()'s events, and its slot (and index) is
+ * reused only after that update, so the ended events still name it. MBP_OK or MBP_E_STALE. */
+mbp_status mbp_remove(mbp_world *w, mbp_body h);
+
+/* True when h is a live body of w. */
+bool mbp_valid(const mbp_world *w, mbp_body h);
+
+/* The current box of a body (for a sphere, the box of the sphere). MBP_OK or MBP_E_STALE. */
+mbp_status mbp_get_box(const mbp_world *w, mbp_body h, mbp_aabb *out);
+
+/* Index <-> handle and user value. mbp_handle() gives the null handle for a free index; after a
+ * body is removed, mbp_user() still returns its value until the index is reused. */
+static inline uint16_t mbp_index(mbp_body h)
+{
+    return (uint16_t)(h.slot1 - 1u);
+}
+mbp_body mbp_handle(const mbp_world *w, uint16_t index);
+uint32_t mbp_user(const mbp_world *w, uint16_t index);
+
+/* Number of live bodies. */
+uint32_t mbp_body_count(const mbp_world *w);
+
+/* Runs one frame: finds the pairs that overlap now, and the pairs that began and ended since the
+ * last update. Returns MBP_OK; MBP_E_PAIRS_FULL when pairs were lost because the pair set was
+ * full (every frame it happens; stats.lost_pairs says how many; the pairs stored are all true,
+ * and the first frame with room is exact again); MBP_E_EVENTS_FULL when only events were lost;
+ * MBP_E_NOROOM when the backend's own storage overflowed. Time: see the backend's file. */
+mbp_status mbp_update(mbp_world *w);
+
+/* Counters of the last update. */
+const mbp_stats *mbp_get_stats(const mbp_world *w);
+
+/* Walks the overlapping pairs: start with *it = 0, call until false.
+ *     uint32_t it = 0; mbp_pair p;
+ *     while (mbp_next_pair(&w, &it, &p)) { ... }
+ * The order is the pair set's own: free, and the same on every CPU and compiler for a given
+ * backend and sequence of calls. After mbp_sort_pairs() it is ascending (by a, then b), the same
+ * for every backend. Valid until the next call that changes the world. */
+bool mbp_next_pair(const mbp_world *w, uint32_t *it, mbp_pair *out);
+
+/* Number of overlapping pairs (as stats.pairs). */
+uint32_t mbp_pair_count(const mbp_world *w);
+
+/* Sorts the pair set in place so that mbp_next_pair() walks it in ascending order. Time
+ * O(p log p) for p stored pairs, no recursion, no extra RAM. */
+void mbp_sort_pairs(mbp_world *w);
+
+/* The events of the last update, each list ascending (by a, then b), identical for every backend,
+ * CPU and compiler. *count receives the length; the arrays live in the world and stay valid until
+ * the next mbp_update(). */
+const mbp_pair *mbp_begun(const mbp_world *w, uint32_t *count);
+const mbp_pair *mbp_ended(const mbp_world *w, uint32_t *count);
+
+/* ---- queries: bodies as they are now (moves since the last update included) ---- */
+
+/* Bodies whose volume overlaps box and whose category & mask is nonzero, ascending by index.
+ * Writes up to cap indices to out (out may be NULL when cap is 0) and the number found to *count.
+ * MBP_OK; MBP_E_TRUNCATED when more were found than cap; MBP_E_BADBOX/MBP_E_RANGE for a bad box. */
+mbp_status mbp_query_box(const mbp_world *w, const mbp_aabb *box, uint16_t mask, uint16_t *out,
+                         uint32_t cap, uint32_t *count);
+
+/* Bodies whose volume contains point p, as mbp_query_box(). */
+mbp_status mbp_query_point(const mbp_world *w, const mbp_scalar p[MBP_DIM], uint16_t mask,
+                           uint16_t *out, uint32_t cap, uint32_t *count);
+
+/* Bodies whose box the segment p0->p1 touches (for sphere bodies: the sphere's box; the exact
+ * sphere test is yours), in order of entry fraction t, then index. As mbp_query_box(). */
+mbp_status mbp_raycast(const mbp_world *w, const mbp_scalar p0[MBP_DIM],
+                       const mbp_scalar p1[MBP_DIM], uint16_t mask, mbp_hit *out, uint32_t cap,
+                       uint32_t *count);
+
+/* The first hit of mbp_raycast(), without a buffer. *found tells whether there is one. MBP_OK
+ * or MBP_E_BADBOX/MBP_E_RANGE for bad end points. */
+mbp_status mbp_raycast_first(const mbp_world *w, const mbp_scalar p0[MBP_DIM],
+                             const mbp_scalar p1[MBP_DIM], uint16_t mask, mbp_hit *out,
+                             bool *found);
+
+/* The name of a status, for logs ("MBP_E_FULL"). */
+const char *mbp_status_name(mbp_status s);
+
+/* The symbol behind mbp_init(): do not call it directly. */
+#define MBP_CAT_(a, b, c) a##b##c
+#define MBP_CAT(a, b, c) MBP_CAT_(a, b, c)
+#if MBP_SCALAR == MBP_FIXED
+#define MBP_INIT_SYMBOL MBP_CAT(mbp_init_, MBP_DIM, d_fixed)
+#else
+#define MBP_INIT_SYMBOL MBP_CAT(mbp_init_, MBP_DIM, d_float)
+#endif
+mbp_status MBP_INIT_SYMBOL(mbp_world *w, const mbp_params *p, uint32_t world_size,
+                           unsigned long signature);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MBP_H */

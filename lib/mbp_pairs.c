@@ -1,0 +1,110 @@
+/* mbp_pairs.c: the fixed-capacity pair set.
+ *
+ * Pairs live in a dense array (walked in order, removed by moving the last entry into the hole)
+ * indexed by an open-addressing hash table with linear probing. The table has at least twice as
+ * many slots as the set can hold entries, so probes stay short (load factor <= 1/2). Deletion
+ * shifts the following cluster back instead of leaving tombstones, so the table never degrades
+ * and its layout depends only on the sequence of inserts and removes: the same on every CPU.
+ */
+#include "mbp_internal.h"
+
+#define HASH_MASK ((uint32_t)(MBP_PAIR_HASH_SIZE - 1))
+
+static uint32_t home(uint32_t key)
+{
+    /* Fibonacci hashing: the top bits of key * 2^32/phi spread neighbouring indices apart. */
+    return (uint32_t)(key * 2654435761u) >> (32 - MBP_PAIR_HASH_BITS);
+}
+
+void mbp__pairs_clear(mbp_pairset *ps)
+{
+    for (uint32_t i = 0; i < (uint32_t)MBP_PAIR_HASH_SIZE; i++) {
+        ps->slot[i] = 0;
+    }
+    ps->count = 0;
+    ps->hits = 0;
+    ps->lost = 0;
+}
+
+/* The slot holding key, or the empty slot where it would go. */
+static uint32_t probe(const mbp_pairset *ps, uint32_t key)
+{
+    uint32_t s = home(key);
+    for (;;) {
+        mbp_pidx e = ps->slot[s];
+        if (e == 0 || ps->key[e - 1u] == key) {
+            return s;
+        }
+        s = (s + 1u) & HASH_MASK;
+    }
+}
+
+int32_t mbp__pairs_find(const mbp_pairset *ps, uint32_t key)
+{
+    mbp_pidx e = ps->slot[probe(ps, key)];
+    return (int32_t)e - 1;
+}
+
+int32_t mbp__pairs_insert(mbp_pairset *ps, uint32_t key, uint8_t flag)
+{
+    uint32_t s = probe(ps, key);
+    if (ps->slot[s] != 0) {
+        return (int32_t)ps->slot[s] - 1;
+    }
+    if (ps->count >= (uint32_t)MBP_MAX_PAIRS) {
+        ps->lost++;
+        return -1;
+    }
+    uint32_t k = ps->count++;
+    ps->key[k] = key;
+    ps->flag[k] = flag;
+    ps->slot[s] = (mbp_pidx)(k + 1u);
+    return (int32_t)k;
+}
+
+/* Empties slot s and shifts back the entries after it whose probe sequence passes through s. */
+static void erase_slot(mbp_pairset *ps, uint32_t s)
+{
+    uint32_t hole = s;
+    uint32_t j = s;
+    for (;;) {
+        j = (j + 1u) & HASH_MASK;
+        mbp_pidx e = ps->slot[j];
+        if (e == 0) {
+            break;
+        }
+        uint32_t h = home(ps->key[e - 1u]);
+        /* Entry at j may move to hole unless its home lies cyclically in (hole, j]. */
+        bool stays = (hole <= j) ? (hole < h && h <= j) : (hole < h || h <= j);
+        if (!stays) {
+            ps->slot[hole] = e;
+            hole = j;
+        }
+    }
+    ps->slot[hole] = 0;
+}
+
+void mbp__pairs_remove_at(mbp_pairset *ps, uint32_t k)
+{
+    MBP__ASSERT(k < ps->count);
+    erase_slot(ps, probe(ps, ps->key[k]));
+    uint32_t last = ps->count - 1u;
+    if (k != last) {
+        uint32_t s = probe(ps, ps->key[last]);
+        ps->key[k] = ps->key[last];
+        ps->flag[k] = ps->flag[last];
+        ps->slot[s] = (mbp_pidx)(k + 1u);
+    }
+    ps->count = last;
+}
+
+void mbp__pairs_sort(mbp_pairset *ps)
+{
+    mbp__sort_keys(ps->key, ps->flag, ps->count);
+    for (uint32_t i = 0; i < (uint32_t)MBP_PAIR_HASH_SIZE; i++) {
+        ps->slot[i] = 0;
+    }
+    for (uint32_t k = 0; k < ps->count; k++) {
+        ps->slot[probe(ps, ps->key[k])] = (mbp_pidx)(k + 1u);
+    }
+}

@@ -1,0 +1,137 @@
+/* mbp_sort.c: one heap sort for the four arrays the library orders.
+ *
+ * Heap sort because it is in place, O(n log n) in the worst case and needs no recursion or
+ * stack: a frame with a burst of events or a query with many hits stays bounded. The element
+ * kind is a switch inside less() and swap(), so there is one sift-down to read and test.
+ */
+#include "mbp_internal.h"
+
+typedef enum { K_KEYS, K_PAIRS, K_U16, K_HITS } kind;
+
+typedef struct {
+    kind k;
+    void *a;       /* the array */
+    uint8_t *pay;  /* K_KEYS: payload bytes moved along with the keys, or NULL */
+} sortable;
+
+static uint32_t pair_key(const mbp_pair *p)
+{
+    return (uint32_t)p->a << 16 | p->b;
+}
+
+static bool less(const sortable *s, uint32_t i, uint32_t j)
+{
+    switch (s->k) {
+    case K_KEYS: {
+        const uint32_t *v = (const uint32_t *)s->a;
+        return v[i] < v[j];
+    }
+    case K_PAIRS: {
+        const mbp_pair *v = (const mbp_pair *)s->a;
+        return pair_key(&v[i]) < pair_key(&v[j]);
+    }
+    case K_U16: {
+        const uint16_t *v = (const uint16_t *)s->a;
+        return v[i] < v[j];
+    }
+    default: {
+        const mbp_hit *v = (const mbp_hit *)s->a;
+        return v[i].t < v[j].t || (!(v[j].t < v[i].t) && v[i].index < v[j].index);
+    }
+    }
+}
+
+static void swap(const sortable *s, uint32_t i, uint32_t j)
+{
+    switch (s->k) {
+    case K_KEYS: {
+        uint32_t *v = (uint32_t *)s->a;
+        uint32_t t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+        if (s->pay != NULL) {
+            uint8_t p = s->pay[i];
+            s->pay[i] = s->pay[j];
+            s->pay[j] = p;
+        }
+        break;
+    }
+    case K_PAIRS: {
+        mbp_pair *v = (mbp_pair *)s->a;
+        mbp_pair t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+        break;
+    }
+    case K_U16: {
+        uint16_t *v = (uint16_t *)s->a;
+        uint16_t t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+        break;
+    }
+    default: {
+        mbp_hit *v = (mbp_hit *)s->a;
+        mbp_hit t = v[i];
+        v[i] = v[j];
+        v[j] = t;
+        break;
+    }
+    }
+}
+
+static void sift_down(const sortable *s, uint32_t root, uint32_t n)
+{
+    for (;;) {
+        uint32_t child = 2u * root + 1u;
+        if (child >= n) {
+            return;
+        }
+        if (child + 1u < n && less(s, child, child + 1u)) {
+            child++;
+        }
+        if (!less(s, root, child)) {
+            return;
+        }
+        swap(s, root, child);
+        root = child;
+    }
+}
+
+static void heap_sort(const sortable *s, uint32_t n)
+{
+    if (n < 2u) {
+        return;
+    }
+    for (uint32_t i = n / 2u; i-- > 0u;) {
+        sift_down(s, i, n);
+    }
+    for (uint32_t end = n - 1u; end > 0u; end--) {
+        swap(s, 0u, end);
+        sift_down(s, 0u, end);
+    }
+}
+
+void mbp__sort_keys(uint32_t *key, uint8_t *payload, uint32_t n)
+{
+    sortable s = {K_KEYS, key, payload};
+    heap_sort(&s, n);
+}
+
+void mbp__sort_pairs(mbp_pair *p, uint32_t n)
+{
+    sortable s = {K_PAIRS, p, NULL};
+    heap_sort(&s, n);
+}
+
+void mbp__sort_u16(uint16_t *v, uint32_t n)
+{
+    sortable s = {K_U16, v, NULL};
+    heap_sort(&s, n);
+}
+
+void mbp__sort_hits(mbp_hit *h, uint32_t n)
+{
+    sortable s = {K_HITS, h, NULL};
+    heap_sort(&s, n);
+}

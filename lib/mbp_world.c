@@ -1,0 +1,700 @@
+/* mbp_world.c: bodies, handles, filters, the frame and its events, and the queries' entry points.
+ *
+ * The frame: the backend reports candidate pairs into the pair set (see mbp_internal.h); then one
+ * pass over the set applies the exact tests where needed, ends the pairs of removed bodies and of
+ * lost candidates, and writes the begun and ended events, which are then sorted. Cost per frame:
+ * the backend's, plus O(p) for p stored pairs, plus O(e log e) for e events.
+ */
+#include "mbp_internal.h"
+
+/* ---- handles ---- */
+
+static bool handle_ok(const mbp_world *w, mbp_body h)
+{
+    if (h.slot1 == 0u || h.slot1 > MBP_MAX_BODIES) {
+        return false;
+    }
+    uint16_t i = (uint16_t)(h.slot1 - 1u);
+    return mbp__active(w, i) && w->gen[i] == h.gen;
+}
+
+bool mbp_valid(const mbp_world *w, mbp_body h)
+{
+    MBP__CHECK_WORLD(w);
+    return handle_ok(w, h);
+}
+
+mbp_body mbp_handle(const mbp_world *w, uint16_t index)
+{
+    mbp_body h = {0u, 0u};
+    MBP__CHECK_WORLD(w);
+    if (index < MBP_MAX_BODIES && mbp__active(w, index)) {
+        h.slot1 = (uint16_t)(index + 1u);
+        h.gen = w->gen[index];
+    }
+    return h;
+}
+
+uint32_t mbp_user(const mbp_world *w, uint16_t index)
+{
+    MBP__CHECK_WORLD(w);
+    return index < MBP_MAX_BODIES ? w->user[index] : 0u;
+}
+
+uint32_t mbp_body_count(const mbp_world *w)
+{
+    MBP__CHECK_WORLD(w);
+    return w->live_count;
+}
+
+/* ---- init ---- */
+
+void mbp_params_default(mbp_params *p)
+{
+    MBP__ASSERT(p != NULL);
+    p->id = 0u;
+#if MBP_WITH_SAP
+    p->backend = MBP_SAP;
+#elif MBP_WITH_TREE
+    p->backend = MBP_TREE;
+#elif MBP_WITH_GRID
+    p->backend = MBP_GRID;
+#elif MBP_WITH_SWEEP
+    p->backend = MBP_SWEEP;
+#elif MBP_WITH_BRUTE
+    p->backend = MBP_BRUTE;
+#elif MBP_WITH_HASH
+    p->backend = MBP_HASH;
+#else
+    p->backend = MBP_HGRID;
+#endif
+}
+
+mbp_status MBP_INIT_SYMBOL(mbp_world *w, const mbp_params *p, uint32_t world_size,
+                           unsigned long signature)
+{
+    MBP__ASSERT(w != NULL);
+    if (world_size != (uint32_t)sizeof(mbp_world) || signature != MBP_CONFIG_SIGNATURE) {
+        return MBP_E_CONFIG;
+    }
+    mbp_params def;
+    if (p == NULL) {
+        mbp_params_default(&def);
+        p = &def;
+    }
+    if (!mbp__backend_compiled(p->backend)) {
+        return MBP_E_BACKEND;
+    }
+    w->magic = 0u;
+    w->params = *p;
+    /* Generations start at a value mixed from the id and the address, so that a handle of one
+     * world is unlikely to pass in another; they are never 0, so the null handle never passes. */
+    uint32_t salt = ((uint32_t)(uintptr_t)w >> 3) * 2654435761u ^ (uint32_t)p->id * 40503u;
+    for (uint32_t i = 0; i < MBP_MAX_BODIES; i++) {
+        uint16_t g = (uint16_t)((salt >> 16) + i * 0x9E37u);
+        w->gen[i] = g != 0u ? g : 1u;
+        w->flags[i] = 0u;
+        w->user[i] = 0u;
+        w->link[i] = (uint16_t)(i + 2u <= MBP_MAX_BODIES ? i + 2u : 0u);
+    }
+    w->free_head = 1u;
+    w->dying_head = 0u;
+    w->dirty_count = 0u;
+    w->live_count = 0u;
+    w->high = 0u;
+    w->full_frame = 0u;
+    mbp__pairs_clear(&w->pairs);
+    w->stats = (mbp_stats){0u, 0u, 0u, 0u, 0u, 0u};
+    w->magic = MBP__MAGIC;
+    mbp_status st = mbp__backend_init(w);
+    if (st != MBP_OK) {
+        w->magic = 0u;
+    }
+    return st;
+}
+
+/* ---- bodies ---- */
+
+static void mark_dirty(mbp_world *w, uint16_t i)
+{
+    if ((w->flags[i] & MBP__DIRTY) == 0u) {
+        w->flags[i] |= MBP__DIRTY;
+        w->dirty[w->dirty_count++] = i;
+    }
+}
+
+static mbp_status add_body(mbp_world *w, const mbp_aabb *box, const mbp_sphere *s, uint32_t user,
+                           mbp_body *out)
+{
+    MBP__CHECK_WORLD(w);
+    MBP__ASSERT(out != NULL);
+    if (w->free_head == 0u) {
+        return MBP_E_FULL;
+    }
+    uint16_t i = (uint16_t)(w->free_head - 1u);
+    w->box[i] = *box;
+    w->flags[i] = MBP__LIVE;
+#if MBP_WITH_SPHERES
+    if (s != NULL) {
+        w->sphere[i] = *s;
+        w->flags[i] |= MBP__SPHERE;
+    }
+#else
+    (void)s;
+#endif
+    mbp_status st = mbp__backend_add(w, i);
+    if (st != MBP_OK) {
+        w->flags[i] = 0u;
+        return st;
+    }
+    w->free_head = w->link[i];
+    w->user[i] = user;
+    w->category[i] = MBP_DEFAULT_CATEGORY;
+    w->mask[i] = MBP_DEFAULT_MASK;
+    mark_dirty(w, i);
+    w->live_count++;
+    if (i >= w->high) {
+        w->high = (uint16_t)(i + 1u);
+    }
+    out->slot1 = (uint16_t)(i + 1u);
+    out->gen = w->gen[i];
+    return MBP_OK;
+}
+
+mbp_status mbp_add_box(mbp_world *w, const mbp_aabb *box, uint32_t user, mbp_body *out)
+{
+    MBP__ASSERT(box != NULL);
+    mbp_status st = mbp_aabb_check(box);
+    return st != MBP_OK ? st : add_body(w, box, NULL, user, out);
+}
+
+#if MBP_WITH_SPHERES
+mbp_status mbp_add_sphere(mbp_world *w, const mbp_sphere *s, uint32_t user, mbp_body *out)
+{
+    mbp_aabb box;
+    mbp_status st = mbp_sphere_check(s);
+    if (st != MBP_OK) {
+        return st;
+    }
+    mbp_sphere_aabb(s, &box);
+    return add_body(w, &box, s, user, out);
+}
+#endif
+
+static mbp_status move_body(mbp_world *w, mbp_body h, const mbp_aabb *box, const mbp_sphere *s)
+{
+    MBP__CHECK_WORLD(w);
+    if (!handle_ok(w, h)) {
+        return MBP_E_STALE;
+    }
+    uint16_t i = (uint16_t)(h.slot1 - 1u);
+    mbp_aabb old = w->box[i];
+    w->box[i] = *box;
+    mbp_status st = mbp__backend_move(w, i, &old);
+    if (st != MBP_OK) {
+        w->box[i] = old;
+        return st;
+    }
+#if MBP_WITH_SPHERES
+    if (s != NULL) {
+        w->sphere[i] = *s;
+        w->flags[i] |= MBP__SPHERE;
+    } else {
+        w->flags[i] &= (uint8_t)~MBP__SPHERE;
+    }
+#else
+    (void)s;
+#endif
+    mark_dirty(w, i);
+    return MBP_OK;
+}
+
+mbp_status mbp_move_box(mbp_world *w, mbp_body h, const mbp_aabb *box)
+{
+    MBP__ASSERT(box != NULL);
+    mbp_status st = mbp_aabb_check(box);
+    return st != MBP_OK ? st : move_body(w, h, box, NULL);
+}
+
+#if MBP_WITH_SPHERES
+mbp_status mbp_move_sphere(mbp_world *w, mbp_body h, const mbp_sphere *s)
+{
+    mbp_aabb box;
+    mbp_status st = mbp_sphere_check(s);
+    if (st != MBP_OK) {
+        return st;
+    }
+    mbp_sphere_aabb(s, &box);
+    return move_body(w, h, &box, s);
+}
+#endif
+
+mbp_status mbp_set_filter(mbp_world *w, mbp_body h, uint16_t category, uint16_t mask)
+{
+    MBP__CHECK_WORLD(w);
+    if (!handle_ok(w, h)) {
+        return MBP_E_STALE;
+    }
+    uint16_t i = (uint16_t)(h.slot1 - 1u);
+    w->category[i] = category;
+    w->mask[i] = mask;
+    mark_dirty(w, i); /* its candidate pairs are tested again at the next update */
+    return MBP_OK;
+}
+
+mbp_status mbp_remove(mbp_world *w, mbp_body h)
+{
+    MBP__CHECK_WORLD(w);
+    if (!handle_ok(w, h)) {
+        return MBP_E_STALE;
+    }
+    uint16_t i = (uint16_t)(h.slot1 - 1u);
+    mbp__backend_remove(w, i);
+    w->flags[i] |= MBP__DYING;
+    w->gen[i] = (uint16_t)(w->gen[i] + 1u != 0u ? w->gen[i] + 1u : 1u);
+    w->link[i] = w->dying_head;
+    w->dying_head = h.slot1;
+    w->live_count--;
+    return MBP_OK;
+}
+
+mbp_status mbp_get_box(const mbp_world *w, mbp_body h, mbp_aabb *out)
+{
+    MBP__CHECK_WORLD(w);
+    MBP__ASSERT(out != NULL);
+    if (!handle_ok(w, h)) {
+        return MBP_E_STALE;
+    }
+    *out = w->box[h.slot1 - 1u];
+    return MBP_OK;
+}
+
+/* ---- the exact test applied to every candidate ---- */
+
+bool mbp__exact(const mbp_world *w, uint16_t a, uint16_t b)
+{
+    if ((w->category[a] & w->mask[b]) == 0u || (w->category[b] & w->mask[a]) == 0u) {
+        return false;
+    }
+    if (!mbp_aabb_overlap(&w->box[a], &w->box[b])) {
+        return false;
+    }
+#if MBP_WITH_SPHERES
+    bool sa = (w->flags[a] & MBP__SPHERE) != 0u;
+    bool sb = (w->flags[b] & MBP__SPHERE) != 0u;
+    if (sa && sb) {
+        return mbp_sphere_overlap(&w->sphere[a], &w->sphere[b]);
+    }
+    if (sa) {
+        return mbp_sphere_aabb_overlap(&w->sphere[a], &w->box[b]);
+    }
+    if (sb) {
+        return mbp_sphere_aabb_overlap(&w->sphere[b], &w->box[a]);
+    }
+#endif
+    return true;
+}
+
+/* ---- what backends call ---- */
+
+void mbp__full_frame(mbp_world *w, bool keep_candidates)
+{
+    /* keep_candidates: an incremental backend rebuilding; pairs that fail the exact test stay as
+     * candidates, since later frames re-test them only when their bodies move. Otherwise the hit
+     * is decided as each pair is reported and only hits are stored. */
+    uint8_t clear = keep_candidates ? MBP__CAND : (MBP__CAND | MBP__HIT | MBP__NEW);
+    w->full_frame = (uint8_t)(keep_candidates ? 0u : 1u);
+    for (uint32_t k = 0; k < w->pairs.count; k++) {
+        w->pairs.flag[k] &= (uint8_t)~clear;
+    }
+}
+
+void mbp__candidate(mbp_world *w, uint16_t a, uint16_t b)
+{
+    MBP__ASSERT(a != b);
+    if (w->full_frame) {
+        /* Full frames decide the hit now; pairs that fail the exact test are not stored. */
+        if (!mbp__exact(w, a, b)) {
+            return;
+        }
+        int32_t k = mbp__pairs_insert(&w->pairs, mbp__key(a, b), 0u);
+        if (k >= 0) {
+            w->pairs.flag[k] |= MBP__CAND | MBP__HIT;
+        }
+    } else {
+        int32_t k = mbp__pairs_insert(&w->pairs, mbp__key(a, b), MBP__NEW);
+        if (k >= 0) {
+            w->pairs.flag[k] |= MBP__CAND;
+        }
+    }
+}
+
+void mbp__uncandidate(mbp_world *w, uint16_t a, uint16_t b)
+{
+    int32_t k = mbp__pairs_find(&w->pairs, mbp__key(a, b));
+    if (k >= 0) {
+        w->pairs.flag[k] &= (uint8_t)~MBP__CAND;
+    }
+}
+
+bool mbp__pairs_overflowed(const mbp_world *w)
+{
+    return w->stats.lost_pairs != 0u;
+}
+
+/* ---- the frame ---- */
+
+static void push_event(mbp_world *w, uint32_t key, bool begun)
+{
+    mbp_stats *s = &w->stats;
+    if (s->begun + s->ended >= (uint32_t)MBP_MAX_EVENTS) {
+        s->lost_events++;
+        return;
+    }
+    mbp_pair *e = begun ? &w->events[s->begun++] : &w->events[MBP_MAX_EVENTS - 1u - s->ended++];
+    e->a = (uint16_t)(key >> 16);
+    e->b = (uint16_t)(key & 0xFFFFu);
+}
+
+static bool dirty_pair(const mbp_world *w, uint32_t key)
+{
+    return ((w->flags[key >> 16] | w->flags[key & 0xFFFFu]) & MBP__DIRTY) != 0u;
+}
+
+mbp_status mbp_update(mbp_world *w)
+{
+    MBP__CHECK_WORLD(w);
+    mbp_pairset *ps = &w->pairs;
+    /* The overflow of the last frame tells an incremental backend to rebuild; keep it until the
+     * backend has run. */
+    w->full_frame = 0u;
+    w->stats.tests = 0u;
+    mbp_status st = mbp__backend_update(w);
+    uint32_t lost = ps->lost;
+    ps->lost = 0u;
+    w->stats.begun = w->stats.ended = w->stats.lost_events = 0u;
+    w->stats.lost_pairs = lost;
+
+    uint32_t hits = 0u;
+    for (uint32_t k = 0; k < ps->count;) {
+        uint32_t key = ps->key[k];
+        uint8_t f = ps->flag[k];
+        bool gone = (f & MBP__CAND) == 0u || !mbp__active(w, (uint16_t)(key >> 16)) ||
+                    !mbp__active(w, (uint16_t)(key & 0xFFFFu));
+        if (gone) {
+            if (f & MBP__PREV) {
+                push_event(w, key, false);
+            }
+            mbp__pairs_remove_at(ps, k); /* the last entry moves to k: look at k again */
+            continue;
+        }
+        bool hit;
+        if (!w->full_frame && ((f & MBP__NEW) != 0u || dirty_pair(w, key))) {
+            hit = mbp__exact(w, (uint16_t)(key >> 16), (uint16_t)(key & 0xFFFFu));
+        } else {
+            hit = (f & MBP__HIT) != 0u;
+        }
+        if (hit && (f & MBP__PREV) == 0u) {
+            push_event(w, key, true);
+        } else if (!hit && (f & MBP__PREV) != 0u) {
+            push_event(w, key, false);
+        }
+        ps->flag[k] = (uint8_t)(MBP__CAND | (hit ? (MBP__HIT | MBP__PREV) : 0u));
+        hits += hit ? 1u : 0u;
+        k++;
+    }
+    ps->hits = hits;
+    w->stats.pairs = hits;
+    mbp__sort_pairs(w->events, w->stats.begun);
+    mbp__sort_pairs(&w->events[MBP_MAX_EVENTS - w->stats.ended], w->stats.ended);
+
+    /* The frame is done: moved bodies are clean, removed slots become free. */
+    for (uint32_t d = 0; d < w->dirty_count; d++) {
+        w->flags[w->dirty[d]] &= (uint8_t)~MBP__DIRTY;
+    }
+    w->dirty_count = 0u;
+    while (w->dying_head != 0u) {
+        uint16_t i = (uint16_t)(w->dying_head - 1u);
+        w->dying_head = w->link[i];
+        w->flags[i] = 0u;
+        w->link[i] = w->free_head;
+        w->free_head = (uint16_t)(i + 1u);
+    }
+
+    if (st != MBP_OK) {
+        return st;
+    }
+    if (lost != 0u) {
+        return MBP_E_PAIRS_FULL;
+    }
+    return w->stats.lost_events != 0u ? MBP_E_EVENTS_FULL : MBP_OK;
+}
+
+const mbp_stats *mbp_get_stats(const mbp_world *w)
+{
+    MBP__CHECK_WORLD(w);
+    return &w->stats;
+}
+
+/* ---- pairs and events ---- */
+
+bool mbp_next_pair(const mbp_world *w, uint32_t *it, mbp_pair *out)
+{
+    MBP__CHECK_WORLD(w);
+    MBP__ASSERT(it != NULL && out != NULL);
+    const mbp_pairset *ps = &w->pairs;
+    for (uint32_t k = *it; k < ps->count; k++) {
+        if (ps->flag[k] & MBP__HIT) {
+            out->a = (uint16_t)(ps->key[k] >> 16);
+            out->b = (uint16_t)(ps->key[k] & 0xFFFFu);
+            *it = k + 1u;
+            return true;
+        }
+    }
+    *it = ps->count;
+    return false;
+}
+
+uint32_t mbp_pair_count(const mbp_world *w)
+{
+    MBP__CHECK_WORLD(w);
+    return w->pairs.hits;
+}
+
+void mbp_sort_pairs(mbp_world *w)
+{
+    MBP__CHECK_WORLD(w);
+    mbp__pairs_sort(&w->pairs);
+}
+
+const mbp_pair *mbp_begun(const mbp_world *w, uint32_t *count)
+{
+    MBP__CHECK_WORLD(w);
+    MBP__ASSERT(count != NULL);
+    *count = w->stats.begun;
+    return w->events;
+}
+
+const mbp_pair *mbp_ended(const mbp_world *w, uint32_t *count)
+{
+    MBP__CHECK_WORLD(w);
+    MBP__ASSERT(count != NULL);
+    *count = w->stats.ended;
+    return &w->events[MBP_MAX_EVENTS - w->stats.ended];
+}
+
+/* ---- queries ---- */
+
+typedef enum { Q_BOX, Q_POINT, Q_RAY } qkind;
+
+typedef struct {
+    const mbp_world *w;
+    qkind kind;
+    const mbp_aabb *box;    /* Q_BOX: the query box; all kinds: the bound given to the backend */
+    const mbp_scalar *p0;   /* Q_POINT: the point; Q_RAY: the start */
+    const mbp_scalar *p1;   /* Q_RAY: the end */
+    uint16_t mask;
+    uint16_t *out;          /* Q_BOX, Q_POINT */
+    mbp_hit *hits;          /* Q_RAY */
+    uint32_t cap;
+    uint32_t count;
+    bool first;             /* Q_RAY: keep only the smallest (t, index) in hits[0] */
+} query;
+
+static void q_test(query *q, uint16_t i)
+{
+    const mbp_world *w = q->w;
+    if ((w->category[i] & q->mask) == 0u) {
+        return;
+    }
+    bool in;
+    mbp_scalar t = 0;
+#if MBP_WITH_SPHERES
+    bool sphere = (w->flags[i] & MBP__SPHERE) != 0u;
+#else
+    bool sphere = false;
+#endif
+    switch (q->kind) {
+    case Q_BOX:
+        in = mbp_aabb_overlap(q->box, &w->box[i]);
+#if MBP_WITH_SPHERES
+        in = in && (!sphere || mbp_sphere_aabb_overlap(&w->sphere[i], q->box));
+#endif
+        break;
+    case Q_POINT:
+        in = mbp_aabb_contains_point(&w->box[i], q->p0);
+#if MBP_WITH_SPHERES
+        in = in && (!sphere || mbp_sphere_contains_point(&w->sphere[i], q->p0));
+#endif
+        break;
+    default:
+        (void)sphere;
+        in = mbp_segment_aabb(q->p0, q->p1, &w->box[i], &t);
+        break;
+    }
+    if (!in) {
+        return;
+    }
+    if (q->first) {
+        mbp_hit *b = &q->hits[0];
+        if (q->count == 0u || t < b->t || (!(b->t < t) && i < b->index)) {
+            b->index = i;
+            b->t = t;
+        }
+    } else if (q->count < q->cap) {
+        if (q->kind == Q_RAY) {
+            q->hits[q->count].index = i;
+            q->hits[q->count].t = t;
+        } else {
+            q->out[q->count] = i;
+        }
+    }
+    q->count++;
+}
+
+/* Bodies moved since the last update are tested from the dirty list, not the backend's view. */
+static void q_visit(void *ctx, uint16_t i)
+{
+    query *q = (query *)ctx;
+    if (mbp__active(q->w, i) && (q->w->flags[i] & MBP__DIRTY) == 0u) {
+        q_test(q, i);
+    }
+}
+
+static mbp_status run_query(query *q, uint32_t *count)
+{
+    const mbp_world *w = q->w;
+    mbp__backend_query(w, q->box, q_visit, q);
+    for (uint32_t d = 0; d < w->dirty_count; d++) {
+        if (mbp__active(w, w->dirty[d])) {
+            q_test(q, w->dirty[d]);
+        }
+    }
+    uint32_t n = q->count < q->cap ? q->count : q->cap;
+    if (q->first) {
+        *count = q->count;
+        return MBP_OK;
+    }
+    if (q->kind == Q_RAY) {
+        mbp__sort_hits(q->hits, n);
+    } else {
+        mbp__sort_u16(q->out, n);
+    }
+    *count = q->count;
+    return q->count > q->cap ? MBP_E_TRUNCATED : MBP_OK;
+}
+
+mbp_status mbp_query_box(const mbp_world *w, const mbp_aabb *box, uint16_t mask, uint16_t *out,
+                         uint32_t cap, uint32_t *count)
+{
+    MBP__CHECK_WORLD(w);
+    MBP__ASSERT(box != NULL && count != NULL && (out != NULL || cap == 0u));
+    mbp_status st = mbp_aabb_check(box);
+    if (st != MBP_OK) {
+        return st;
+    }
+    query q = {w, Q_BOX, box, NULL, NULL, mask, out, NULL, cap, 0u, false};
+    return run_query(&q, count);
+}
+
+static mbp_status point_box(const mbp_scalar p[MBP_DIM], mbp_aabb *box)
+{
+    for (int k = 0; k < MBP_DIM; k++) {
+        box->min[k] = p[k];
+        box->max[k] = p[k];
+    }
+    return mbp_aabb_check(box);
+}
+
+mbp_status mbp_query_point(const mbp_world *w, const mbp_scalar p[MBP_DIM], uint16_t mask,
+                           uint16_t *out, uint32_t cap, uint32_t *count)
+{
+    MBP__CHECK_WORLD(w);
+    MBP__ASSERT(p != NULL && count != NULL && (out != NULL || cap == 0u));
+    mbp_aabb box;
+    mbp_status st = point_box(p, &box);
+    if (st != MBP_OK) {
+        return st;
+    }
+    query q = {w, Q_POINT, &box, p, NULL, mask, out, NULL, cap, 0u, false};
+    return run_query(&q, count);
+}
+
+static mbp_status segment_box(const mbp_scalar p0[MBP_DIM], const mbp_scalar p1[MBP_DIM],
+                              mbp_aabb *box)
+{
+    mbp_aabb b1;
+    mbp_status st = point_box(p0, box);
+    if (st == MBP_OK) {
+        st = point_box(p1, &b1);
+    }
+    if (st == MBP_OK) {
+        mbp_aabb_union(box, &b1, box);
+    }
+    return st;
+}
+
+mbp_status mbp_raycast(const mbp_world *w, const mbp_scalar p0[MBP_DIM],
+                       const mbp_scalar p1[MBP_DIM], uint16_t mask, mbp_hit *out, uint32_t cap,
+                       uint32_t *count)
+{
+    MBP__CHECK_WORLD(w);
+    MBP__ASSERT(p0 != NULL && p1 != NULL && count != NULL && (out != NULL || cap == 0u));
+    mbp_aabb box;
+    mbp_status st = segment_box(p0, p1, &box);
+    if (st != MBP_OK) {
+        return st;
+    }
+    query q = {w, Q_RAY, &box, p0, p1, mask, NULL, out, cap, 0u, false};
+    return run_query(&q, count);
+}
+
+mbp_status mbp_raycast_first(const mbp_world *w, const mbp_scalar p0[MBP_DIM],
+                             const mbp_scalar p1[MBP_DIM], uint16_t mask, mbp_hit *out,
+                             bool *found)
+{
+    MBP__CHECK_WORLD(w);
+    MBP__ASSERT(p0 != NULL && p1 != NULL && out != NULL && found != NULL);
+    mbp_aabb box;
+    mbp_status st = segment_box(p0, p1, &box);
+    if (st != MBP_OK) {
+        return st;
+    }
+    query q = {w, Q_RAY, &box, p0, p1, mask, NULL, out, 1u, 0u, true};
+    uint32_t n;
+    (void)run_query(&q, &n);
+    *found = n != 0u;
+    return MBP_OK;
+}
+
+const char *mbp_status_name(mbp_status s)
+{
+    switch (s) {
+    case MBP_OK:
+        return "MBP_OK";
+    case MBP_E_BADBOX:
+        return "MBP_E_BADBOX";
+    case MBP_E_RANGE:
+        return "MBP_E_RANGE";
+    case MBP_E_FULL:
+        return "MBP_E_FULL";
+    case MBP_E_STALE:
+        return "MBP_E_STALE";
+    case MBP_E_PAIRS_FULL:
+        return "MBP_E_PAIRS_FULL";
+    case MBP_E_EVENTS_FULL:
+        return "MBP_E_EVENTS_FULL";
+    case MBP_E_BACKEND:
+        return "MBP_E_BACKEND";
+    case MBP_E_CONFIG:
+        return "MBP_E_CONFIG";
+    case MBP_E_PARAM:
+        return "MBP_E_PARAM";
+    case MBP_E_NOROOM:
+        return "MBP_E_NOROOM";
+    case MBP_E_TRUNCATED:
+        return "MBP_E_TRUNCATED";
+    default:
+        return "MBP_E_?";
+    }
+}

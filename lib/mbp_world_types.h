@@ -1,0 +1,97 @@
+/* mbp_world_types.h: the plain-data layout of a world, included by mbp.h.
+ *
+ * It is public only so that you can declare a world with its size known at compile time
+ * (static mbp_world w; or on a stack). Read it through the functions of mbp.h; writing to it
+ * breaks the world's invariants.
+ */
+#ifndef MBP_WORLD_TYPES_H
+#define MBP_WORLD_TYPES_H
+
+/* Index types sized by the configuration: a pair-set index fits in 16 bits for small sets. */
+#if MBP_MAX_PAIRS < 65535
+typedef uint16_t mbp_pidx;
+#else
+typedef uint32_t mbp_pidx;
+#endif
+
+/* The pair set: a dense array of pairs (key = a << 16 | b, a < b) with a flag byte each, and an
+ * open-addressing hash index over it (linear probing, backward-shift deletion, so no tombstones
+ * and the layout depends only on the sequence of operations). Insert, find and remove are O(1)
+ * expected; walking is over the dense array. */
+typedef struct mbp_pairset {
+    uint32_t key[MBP_MAX_PAIRS];
+    uint8_t flag[MBP_MAX_PAIRS];
+    mbp_pidx slot[MBP_PAIR_HASH_SIZE]; /* dense index + 1; 0 is an empty slot */
+    uint32_t count;                    /* entries in key[] */
+    uint32_t hits;                     /* entries reported as overlapping */
+    uint32_t lost;                     /* inserts refused this frame */
+} mbp_pairset;
+
+/* Backend states: each backend's file declares its own; a world holds the one it uses. */
+#if MBP_WITH_SWEEP
+#include "mbp_sweep.h"
+#endif
+#if MBP_WITH_SAP
+#include "mbp_sap.h"
+#endif
+#if MBP_WITH_GRID || MBP_WITH_HASH
+#include "mbp_grid.h"
+#endif
+#if MBP_WITH_HGRID
+#include "mbp_hgrid.h"
+#endif
+#if MBP_WITH_TREE
+#include "mbp_tree.h"
+#endif
+
+typedef union mbp_backend_state {
+    uint8_t none; /* brute force keeps nothing */
+#if MBP_WITH_SWEEP
+    mbp_sweep_state sweep;
+#endif
+#if MBP_WITH_SAP
+    mbp_sap_state sap;
+#endif
+#if MBP_WITH_GRID || MBP_WITH_HASH
+    mbp_grid_state grid;
+#endif
+#if MBP_WITH_HGRID
+    mbp_hgrid_state hgrid;
+#endif
+#if MBP_WITH_TREE
+    mbp_tree_state tree;
+#endif
+} mbp_backend_state;
+
+typedef struct mbp_world {
+    uint32_t magic; /* set by mbp_init(); catches an uninitialised world */
+    mbp_params params;
+
+    /* Bodies, by index. A slot is live, dying (removed, waiting for the next update to end its
+     * pairs) or free. */
+    mbp_aabb box[MBP_MAX_BODIES]; /* the box the broad phase uses (a sphere's box for spheres) */
+#if MBP_WITH_SPHERES
+    mbp_sphere sphere[MBP_MAX_BODIES];
+#endif
+    uint32_t user[MBP_MAX_BODIES];
+    uint16_t category[MBP_MAX_BODIES];
+    uint16_t mask[MBP_MAX_BODIES];
+    uint16_t gen[MBP_MAX_BODIES];
+    uint16_t link[MBP_MAX_BODIES]; /* free and dying lists, index + 1, 0 ends */
+    uint8_t flags[MBP_MAX_BODIES]; /* MBP__LIVE, MBP__SPHERE, MBP__DIRTY, MBP__DYING */
+    uint16_t dirty[MBP_MAX_BODIES]; /* bodies added, moved or refiltered since the last update */
+    uint16_t dirty_count;
+    uint16_t free_head;   /* index + 1 */
+    uint16_t dying_head;  /* index + 1 */
+    uint16_t live_count;
+    uint16_t high;        /* every live or dying index is below this */
+
+    mbp_pairset pairs;
+    mbp_pair events[MBP_MAX_EVENTS]; /* begun from the front, ended from the back */
+    mbp_stats stats;
+    uint8_t full_frame;   /* set by the backend: this frame reports every pair anew */
+
+    mbp_backend_state be;
+} mbp_world;
+
+#endif /* MBP_WORLD_TYPES_H */

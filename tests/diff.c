@@ -1,0 +1,477 @@
+/* diff.c: the oracle and the scene driver behind diff_run(). See diff.h. */
+#include "diff.h"
+
+const mbp_backend diff_backends[] = {
+#if MBP_WITH_BRUTE
+    MBP_BRUTE,
+#endif
+#if MBP_WITH_SWEEP
+    MBP_SWEEP,
+#endif
+#if MBP_WITH_SAP
+    MBP_SAP,
+#endif
+#if MBP_WITH_GRID
+    MBP_GRID,
+#endif
+#if MBP_WITH_HASH
+    MBP_HASH,
+#endif
+#if MBP_WITH_HGRID
+    MBP_HGRID,
+#endif
+#if MBP_WITH_TREE
+    MBP_TREE,
+#endif
+};
+const uint32_t diff_backend_count = sizeof diff_backends / sizeof diff_backends[0];
+
+const char *diff_backend_name(mbp_backend b)
+{
+    static const char *const names[] = {"?", "brute", "sweep", "sap", "grid", "hash", "hgrid", "tree"};
+    return (unsigned)b < 8u ? names[b] : "?";
+}
+
+/* ---- the oracle's own copy of the world ---- */
+
+typedef struct {
+    bool live;
+    bool sphere;
+    mbp_scalar lo[MBP_DIM], hi[MBP_DIM]; /* the box (a sphere's box for spheres) */
+    mbp_scalar c[MBP_DIM], r;
+    uint16_t cat, mask;
+    mbp_body h;
+    int32_t vel[MBP_DIM]; /* scene motion, in lattice units per frame */
+} obody;
+
+#define OCAP (MBP_MAX_PAIRS)
+static obody g_ob[MBP_MAX_BODIES];
+static uint32_t g_prev[OCAP], g_cur[OCAP], g_exp_begun[OCAP], g_exp_ended[OCAP];
+static uint32_t g_nprev, g_ncur;
+static mbp_world g_w;
+
+static bool o_box_overlap(const obody *a, const obody *b)
+{
+    for (int k = 0; k < MBP_DIM; k++) {
+        if (a->hi[k] < b->lo[k] || b->hi[k] < a->lo[k]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+#if MBP_SCALAR == MBP_FIXED
+typedef uint64_t o_d2;
+static o_d2 o_sq(int64_t d)
+{
+    uint64_t u = d < 0 ? (uint64_t)(-d) : (uint64_t)d;
+    return u * u;
+}
+#define O_SUB(a, b) ((int64_t)(a) - (int64_t)(b))
+#define O_ADD(a, b) ((int64_t)(a) + (int64_t)(b))
+#define O_ZERO 0
+#else
+typedef float o_d2;
+static o_d2 o_sq(float d)
+{
+    return d * d;
+}
+#define O_SUB(a, b) ((a) - (b))
+#define O_ADD(a, b) ((a) + (b))
+#define O_ZERO 0.0f
+#endif
+
+/* Sphere s against box b: squared distance from the centre to the box. */
+static bool o_sphere_box(const obody *s, const obody *b)
+{
+    o_d2 d2 = 0;
+    for (int k = 0; k < MBP_DIM; k++) {
+        if (s->c[k] < b->lo[k]) {
+            d2 += o_sq(O_SUB(b->lo[k], s->c[k]));
+        } else if (s->c[k] > b->hi[k]) {
+            d2 += o_sq(O_SUB(s->c[k], b->hi[k]));
+        }
+    }
+    return d2 <= o_sq(s->r);
+}
+
+static bool o_pair(const obody *a, const obody *b)
+{
+    if ((a->cat & b->mask) == 0u || (b->cat & a->mask) == 0u || !o_box_overlap(a, b)) {
+        return false;
+    }
+    if (a->sphere && b->sphere) {
+        o_d2 d2 = 0;
+        for (int k = 0; k < MBP_DIM; k++) {
+            d2 += o_sq(O_SUB(a->c[k], b->c[k]));
+        }
+        return d2 <= o_sq(O_ADD(a->r, b->r));
+    }
+    if (a->sphere) {
+        return o_sphere_box(a, b);
+    }
+    if (b->sphere) {
+        return o_sphere_box(b, a);
+    }
+    return true;
+}
+
+/* All overlapping pairs, ascending by construction. Returns false when more than OCAP. */
+static bool o_pairs(uint32_t *out, uint32_t *n)
+{
+    uint32_t m = 0;
+    for (uint32_t a = 0; a < MBP_MAX_BODIES; a++) {
+        if (!g_ob[a].live) {
+            continue;
+        }
+        for (uint32_t b = a + 1u; b < MBP_MAX_BODIES; b++) {
+            if (g_ob[b].live && o_pair(&g_ob[a], &g_ob[b])) {
+                if (m == OCAP) {
+                    return false;
+                }
+                out[m++] = a << 16 | b;
+            }
+        }
+    }
+    *n = m;
+    return true;
+}
+
+/* out = x minus y, both ascending. */
+static uint32_t o_minus(const uint32_t *x, uint32_t nx, const uint32_t *y, uint32_t ny,
+                        uint32_t *out)
+{
+    uint32_t i = 0, j = 0, m = 0;
+    while (i < nx) {
+        if (j < ny && y[j] < x[i]) {
+            j++;
+        } else if (j < ny && y[j] == x[i]) {
+            i++;
+            j++;
+        } else {
+            out[m++] = x[i++];
+        }
+    }
+    return m;
+}
+
+/* ---- scene generation ---- */
+
+/* Lattice: one unit is a quarter of a world unit, so coordinates are exact in float and fixed. */
+static mbp_scalar q(int32_t quarters)
+{
+    return mbp_from_ratio(quarters, 4);
+}
+
+typedef struct {
+    uint32_t rng;
+    int32_t extent; /* world is [0, extent] quarters on every axis */
+    const diff_opts *o;
+} scene;
+
+static void make_volume(scene *s, obody *b)
+{
+    uint32_t *r = &s->rng;
+    int32_t size[MBP_DIM], pos[MBP_DIM];
+    bool point = s->o->scene == SCENE_IDENTICAL && test_below(r, 4u) == 0u;
+    for (int k = 0; k < MBP_DIM; k++) {
+        size[k] = point ? 0 : 1 + (int32_t)test_below(r, 12u);
+        pos[k] = (int32_t)test_below(r, (uint32_t)(s->extent - size[k] + 1));
+        if (s->o->scene == SCENE_LINE && k > 0) {
+            pos[k] = 8;
+            size[k] = 4;
+        }
+        if (s->o->scene == SCENE_JITTER) {
+            pos[k] &= ~3; /* whole units: touching is common */
+            size[k] = 4 * (1 + (int32_t)test_below(r, 2u));
+        }
+    }
+    if (s->o->scene == SCENE_IDENTICAL && test_below(r, 2u) == 0u) {
+        for (int k = 0; k < MBP_DIM; k++) { /* one of a few fixed places */
+            pos[k] = 16 * (int32_t)test_below(r, 3u);
+            size[k] = point ? 0 : 8;
+        }
+    }
+    b->sphere = MBP_WITH_SPHERES && s->o->spheres && test_below(r, 3u) == 0u;
+    if (b->sphere) {
+        int32_t rad = size[0] / 2;
+        for (int k = 0; k < MBP_DIM; k++) {
+            b->c[k] = q(pos[k] + rad);
+        }
+        b->r = q(rad);
+        for (int k = 0; k < MBP_DIM; k++) { /* the box of the sphere, as the library defines it */
+            b->lo[k] = mbp_add_sat(b->c[k], -b->r);
+            b->hi[k] = mbp_add_sat(b->c[k], b->r);
+        }
+    } else {
+        for (int k = 0; k < MBP_DIM; k++) {
+            b->lo[k] = q(pos[k]);
+            b->hi[k] = q(pos[k] + size[k]);
+        }
+    }
+}
+
+static void new_velocity(scene *s, obody *b)
+{
+    for (int k = 0; k < MBP_DIM; k++) {
+        b->vel[k] = (int32_t)test_below(&s->rng, 5u) - 2;
+        if (s->o->scene == SCENE_JITTER) {
+            b->vel[k] *= 4;
+        }
+        if (s->o->scene == SCENE_LINE && k > 0) {
+            b->vel[k] = 0;
+        }
+    }
+}
+
+/* Moves b by its velocity, reflecting off the walls. */
+static void drift(scene *s, obody *b)
+{
+    mbp_scalar lo = q(0), hi = q(s->extent);
+    for (int k = 0; k < MBP_DIM; k++) {
+        mbp_scalar d = q(b->vel[k]);
+        if ((b->vel[k] < 0 && b->lo[k] + d < lo) || (b->vel[k] > 0 && b->hi[k] + d > hi)) {
+            b->vel[k] = -b->vel[k];
+            d = -d;
+        }
+        if (s->o->scene == SCENE_JITTER) {
+            b->vel[k] = -b->vel[k]; /* step back and forth across touching */
+        }
+        b->lo[k] += d;
+        b->hi[k] += d;
+        if (b->sphere) {
+            b->c[k] += d;
+        }
+    }
+}
+
+static mbp_status lib_add(obody *b)
+{
+    mbp_status st;
+#if MBP_WITH_SPHERES
+    if (b->sphere) {
+        mbp_sphere sp;
+        for (int k = 0; k < MBP_DIM; k++) {
+            sp.c[k] = b->c[k];
+        }
+        sp.r = b->r;
+        st = mbp_add_sphere(&g_w, &sp, 0u, &b->h);
+    } else
+#endif
+    {
+        mbp_aabb box;
+        for (int k = 0; k < MBP_DIM; k++) {
+            box.min[k] = b->lo[k];
+            box.max[k] = b->hi[k];
+        }
+        st = mbp_add_box(&g_w, &box, 0u, &b->h);
+    }
+    return st;
+}
+
+static mbp_status lib_move(const obody *b)
+{
+#if MBP_WITH_SPHERES
+    if (b->sphere) {
+        mbp_sphere sp;
+        for (int k = 0; k < MBP_DIM; k++) {
+            sp.c[k] = b->c[k];
+        }
+        sp.r = b->r;
+        return mbp_move_sphere(&g_w, b->h, &sp);
+    }
+#endif
+    mbp_aabb box;
+    for (int k = 0; k < MBP_DIM; k++) {
+        box.min[k] = b->lo[k];
+        box.max[k] = b->hi[k];
+    }
+    return mbp_move_box(&g_w, b->h, &box);
+}
+
+/* Adds a new random body where the library puts it; false when the world is full. */
+static bool add_one(scene *s)
+{
+    obody b = {0};
+    make_volume(s, &b);
+    new_velocity(s, &b);
+    b.cat = MBP_DEFAULT_CATEGORY;
+    b.mask = MBP_DEFAULT_MASK;
+    b.live = true;
+    mbp_status st = lib_add(&b);
+    if (st == MBP_E_FULL) {
+        return false;
+    }
+    CHECK_ST(st, MBP_OK);
+    if (st != MBP_OK) {
+        return false;
+    }
+    uint16_t i = mbp_index(b.h);
+    CHECK(i < MBP_MAX_BODIES && !g_ob[i].live);
+    if (s->o->filters && test_below(&s->rng, 4u) == 0u) {
+        b.cat = (uint16_t)(1u << test_below(&s->rng, 3u));
+        b.mask = (uint16_t)(test_rand(&s->rng) | 1u);
+        CHECK_ST(mbp_set_filter(&g_w, b.h, b.cat, b.mask), MBP_OK);
+    }
+    g_ob[i] = b;
+    return true;
+}
+
+static uint32_t live_count(void)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < MBP_MAX_BODIES; i++) {
+        n += g_ob[i].live ? 1u : 0u;
+    }
+    return n;
+}
+
+static void remove_one(scene *s, uint32_t i)
+{
+    (void)s;
+    CHECK_ST(mbp_remove(&g_w, g_ob[i].h), MBP_OK);
+    CHECK_ST(mbp_remove(&g_w, g_ob[i].h), MBP_E_STALE);
+    g_ob[i].live = false;
+}
+
+static void step(scene *s, uint32_t frame)
+{
+    const diff_opts *o = s->o;
+    for (uint32_t i = 0; i < MBP_MAX_BODIES; i++) {
+        obody *b = &g_ob[i];
+        if (!b->live) {
+            continue;
+        }
+        bool moved = true;
+        if (o->scene == SCENE_TELEPORT && test_below(&s->rng, 20u) == 0u) {
+            make_volume(s, b); /* anywhere, maybe another shape */
+            CHECK_ST(lib_move(b), MBP_OK);
+            continue;
+        }
+        if (o->scene == SCENE_IDENTICAL || o->scene == SCENE_LINE) {
+            moved = test_below(&s->rng, 3u) == 0u;
+        }
+        if (moved) {
+            drift(s, b);
+            CHECK_ST(lib_move(b), MBP_OK);
+        }
+        if (o->filters && test_below(&s->rng, 50u) == 0u) {
+            b->mask = (uint16_t)(test_rand(&s->rng) | 1u);
+            CHECK_ST(mbp_set_filter(&g_w, b->h, b->cat, b->mask), MBP_OK);
+        }
+    }
+    bool burst = o->scene == SCENE_BURST && frame % 7u == 3u;
+    uint32_t churn = burst ? o->bodies / 3u + 1u : (test_below(&s->rng, 4u) == 0u ? 1u : 0u);
+    for (uint32_t c = 0; c < churn; c++) {
+        uint32_t i = test_below(&s->rng, MBP_MAX_BODIES);
+        if (g_ob[i].live) {
+            remove_one(s, i);
+        }
+    }
+    uint32_t n = live_count();
+    while (n < o->bodies && add_one(s)) {
+        n++;
+    }
+}
+
+/* Compares the world after an update with the oracle; returns true when all agrees. */
+static bool compare(uint32_t frame, mbp_status st)
+{
+    bool ok = true;
+    uint32_t nb, ne, ebn, een;
+    if (!o_pairs(g_cur, &g_ncur)) {
+        CHECK(!"scene denser than the oracle's buffer: make the scene sparser");
+        return false;
+    }
+    ebn = o_minus(g_cur, g_ncur, g_prev, g_nprev, g_exp_begun);
+    een = o_minus(g_prev, g_nprev, g_cur, g_ncur, g_exp_ended);
+    ok = ok && st == MBP_OK;
+    CHECK_ST(st, MBP_OK);
+
+    /* Walk in the set's own order: the same number of pairs, each overlapping. */
+    uint32_t it = 0, own = 0;
+    mbp_pair p;
+    while (mbp_next_pair(&g_w, &it, &p)) {
+        own++;
+        ok = ok && p.a < p.b;
+    }
+    ok = ok && own == g_ncur && mbp_pair_count(&g_w) == g_ncur;
+    CHECK_EQ(own, g_ncur);
+
+    /* Sorted: exactly the oracle's list. */
+    mbp_sort_pairs(&g_w);
+    it = 0;
+    uint32_t k = 0;
+    while (mbp_next_pair(&g_w, &it, &p)) {
+        uint32_t key = (uint32_t)p.a << 16 | p.b;
+        if (k >= g_ncur || key != g_cur[k]) {
+            ok = false;
+        }
+        k++;
+    }
+    const mbp_pair *bg = mbp_begun(&g_w, &nb);
+    const mbp_pair *en = mbp_ended(&g_w, &ne);
+    ok = ok && nb == ebn && ne == een;
+    for (uint32_t i = 0; ok && i < nb; i++) {
+        ok = ((uint32_t)bg[i].a << 16 | bg[i].b) == g_exp_begun[i];
+    }
+    for (uint32_t i = 0; ok && i < ne; i++) {
+        ok = ((uint32_t)en[i].a << 16 | en[i].b) == g_exp_ended[i];
+    }
+    if (!ok) {
+        test_puts("  mismatch at frame ");
+        test_putu(frame);
+        test_puts(": pairs ");
+        test_putu(mbp_pair_count(&g_w));
+        test_puts(" vs ");
+        test_putu(g_ncur);
+        test_puts(", begun ");
+        test_putu(nb);
+        test_puts(" vs ");
+        test_putu(ebn);
+        test_puts(", ended ");
+        test_putu(ne);
+        test_puts(" vs ");
+        test_putu(een);
+        test_puts("\n");
+    }
+    for (uint32_t i = 0; i < g_ncur; i++) {
+        g_prev[i] = g_cur[i];
+    }
+    g_nprev = g_ncur;
+    return ok;
+}
+
+uint32_t diff_run(mbp_backend backend, const diff_opts *o)
+{
+    mbp_params prm;
+    mbp_params_default(&prm);
+    prm.backend = backend;
+    CHECK_ST(mbp_init(&g_w, &prm), MBP_OK);
+    for (uint32_t i = 0; i < MBP_MAX_BODIES; i++) {
+        g_ob[i].live = false;
+    }
+    g_nprev = 0;
+    scene s;
+    s.rng = o->seed * 2654435761u + 1u;
+    s.o = o;
+    /* About one overlap per body: the extent grows with the square (cube) root of the count. */
+    uint32_t side = 8u;
+    while (side * side * (MBP_DIM == 3 ? side : 1u) < o->bodies * (MBP_DIM == 3 ? 300u : 60u)) {
+        side++;
+    }
+    s.extent = (int32_t)side * 4;
+    uint32_t bad = 0;
+    for (uint32_t f = 0; f < o->frames; f++) {
+        step(&s, f);
+        mbp_status st = mbp_update(&g_w);
+        if (!compare(f, st)) {
+            bad++;
+            if (bad >= 3u) {
+                break; /* the first mismatches say it all */
+            }
+        }
+    }
+    CHECK_EQ(bad, 0);
+    return bad;
+}

@@ -1,0 +1,44 @@
+/* mbp_test.h: the test harness, the same on the host and on the targets.
+ *
+ * A test is a function written as TEST(name_as_a_sentence) { ... } at the start of a line in a
+ * tests/test_*.c file; the Makefile finds them and lists them in build/.../test_list.inc, so
+ * there is nothing to register. CHECK() records a failure with the file and line and goes on;
+ * a test passes when none of its checks failed. Output goes through mbp_port_write() only, so
+ * no printf is needed on the targets.
+ */
+#ifndef MBP_TEST_H
+#define MBP_TEST_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include "mbp.h"
+#include "mbp_port.h"
+
+#define TEST(name) void name(void)
+
+#define CHECK(e) mbp_test_check((e) ? 1 : 0, #e, __FILE__, __LINE__)
+/* Integer equality that prints both values on failure. */
+#define CHECK_EQ(a, b) mbp_test_check_eq((long)(a), (long)(b), #a " == " #b, __FILE__, __LINE__)
+/* A status equality that prints both names on failure. */
+#define CHECK_ST(a, b) mbp_test_check_st((a), (b), #a, __FILE__, __LINE__)
+
+void mbp_test_check(int ok, const char *expr, const char *file, int line);
+void mbp_test_check_eq(long a, long b, const char *expr, const char *file, int line);
+void mbp_test_check_st(mbp_status a, mbp_status b, const char *expr, const char *file, int line);
+/* True when the running test has failed a check (lets long loops stop early). */
+bool mbp_test_failed(void);
+
+/* Output helpers (no printf on targets). */
+void test_puts(const char *s);
+void test_putu(uint32_t v);
+void test_puti(long v);
+
+/* A small deterministic PRNG (xorshift32): the same sequence on every machine. */
+uint32_t test_rand(uint32_t *state);
+/* Uniform in [0, n), n > 0. */
+uint32_t test_below(uint32_t *state, uint32_t n);
+
+/* Sizes scaled to the configuration, so the same tests fit the 16 KB Cortex-M0. */
+#define TEST_BODIES (MBP_MAX_BODIES < 200 ? MBP_MAX_BODIES : 200)
+
+#endif

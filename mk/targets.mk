@@ -31,7 +31,10 @@
 MBP_TARGETS := mps2-an385 mps2-an386 mps2-an500 mps2-an505 microbit
 
 # The repository root, from where this file is: "." when make runs there.
-MBP_ROOT ?= $(patsubst %/,%,$(dir $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))))
+# Immediate (:=): MAKEFILE_LIST changes with every include.
+ifndef MBP_ROOT
+MBP_ROOT := $(patsubst %/,%,$(dir $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))))
+endif
 MBP_ROOT_PREFIX := $(if $(filter .,$(MBP_ROOT)),,$(MBP_ROOT)/)
 
 HOST_PORT_SRCS := $(MBP_ROOT_PREFIX)port/host/mbp_port_host.c

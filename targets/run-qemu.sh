@@ -11,8 +11,9 @@
 # SysTick counter counts instructions, the same on every run. The port's
 # per-target constants (targets/<machine>/target.mk) assume shift=3.
 #
-# timeout always: a core that locks up (a fault inside the fault handler)
-# leaves QEMU running forever.
+# timeout always: a program that loops, or waits for an interrupt that
+# never comes, would keep QEMU running forever. (A core that locks up, a
+# fault inside the fault handler, makes QEMU 7.2 abort with "Lockup".)
 
 set -u
 
@@ -45,8 +46,9 @@ status=$?
 case $status in
     0)   ;;
     124|137)
-         echo "mbp: $elf on $machine: timed out after ${limit}s (hung, or locked up after a fault)" >&2
+         echo "mbp: $elf on $machine: timed out after ${limit}s" >&2
          status=124 ;;
+    134) echo "mbp: $elf on $machine: QEMU aborted (lockup: a fault while handling a fault?)" >&2 ;;
     3)   echo "mbp: $elf on $machine: assert failed (exit 3)" >&2 ;;
     4)   echo "mbp: $elf on $machine: fault (exit 4)" >&2 ;;
     *)   echo "mbp: $elf on $machine: failed (exit $status)" >&2 ;;

@@ -48,7 +48,6 @@ typedef struct {
 static obody g_ob[MBP_MAX_BODIES];
 static uint32_t g_prev[OCAP], g_cur[OCAP], g_exp_begun[OCAP], g_exp_ended[OCAP];
 static uint32_t g_nprev, g_ncur;
-static mbp_world g_w;
 
 static bool o_box_overlap(const obody *a, const obody *b)
 {
@@ -255,7 +254,7 @@ static mbp_status lib_add(obody *b)
             sp.c[k] = b->c[k];
         }
         sp.r = b->r;
-        st = mbp_add_sphere(&g_w, &sp, 0u, &b->h);
+        st = mbp_add_sphere(&test_w, &sp, 0u, &b->h);
     } else
 #endif
     {
@@ -264,7 +263,7 @@ static mbp_status lib_add(obody *b)
             box.min[k] = b->lo[k];
             box.max[k] = b->hi[k];
         }
-        st = mbp_add_box(&g_w, &box, 0u, &b->h);
+        st = mbp_add_box(&test_w, &box, 0u, &b->h);
     }
     return st;
 }
@@ -278,7 +277,7 @@ static mbp_status lib_move(const obody *b)
             sp.c[k] = b->c[k];
         }
         sp.r = b->r;
-        return mbp_move_sphere(&g_w, b->h, &sp);
+        return mbp_move_sphere(&test_w, b->h, &sp);
     }
 #endif
     mbp_aabb box;
@@ -286,7 +285,7 @@ static mbp_status lib_move(const obody *b)
         box.min[k] = b->lo[k];
         box.max[k] = b->hi[k];
     }
-    return mbp_move_box(&g_w, b->h, &box);
+    return mbp_move_box(&test_w, b->h, &box);
 }
 
 /* Adds a new random body where the library puts it; false when the world is full. */
@@ -311,7 +310,7 @@ static bool add_one(scene *s)
     if (s->o->filters && test_below(&s->rng, 4u) == 0u) {
         b.cat = (uint16_t)(1u << test_below(&s->rng, 3u));
         b.mask = (uint16_t)(test_rand(&s->rng) | 1u);
-        CHECK_ST(mbp_set_filter(&g_w, b.h, b.cat, b.mask), MBP_OK);
+        CHECK_ST(mbp_set_filter(&test_w, b.h, b.cat, b.mask), MBP_OK);
     }
     g_ob[i] = b;
     return true;
@@ -329,8 +328,8 @@ static uint32_t live_count(void)
 static void remove_one(scene *s, uint32_t i)
 {
     (void)s;
-    CHECK_ST(mbp_remove(&g_w, g_ob[i].h), MBP_OK);
-    CHECK_ST(mbp_remove(&g_w, g_ob[i].h), MBP_E_STALE);
+    CHECK_ST(mbp_remove(&test_w, g_ob[i].h), MBP_OK);
+    CHECK_ST(mbp_remove(&test_w, g_ob[i].h), MBP_E_STALE);
     g_ob[i].live = false;
 }
 
@@ -357,7 +356,7 @@ static void step(scene *s, uint32_t frame)
         }
         if (o->filters && test_below(&s->rng, 50u) == 0u) {
             b->mask = (uint16_t)(test_rand(&s->rng) | 1u);
-            CHECK_ST(mbp_set_filter(&g_w, b->h, b->cat, b->mask), MBP_OK);
+            CHECK_ST(mbp_set_filter(&test_w, b->h, b->cat, b->mask), MBP_OK);
         }
     }
     bool burst = o->scene == SCENE_BURST && frame % 7u == 3u;
@@ -391,26 +390,26 @@ static bool compare(uint32_t frame, mbp_status st)
     /* Walk in the set's own order: the same number of pairs, each overlapping. */
     uint32_t it = 0, own = 0;
     mbp_pair p;
-    while (mbp_next_pair(&g_w, &it, &p)) {
+    while (mbp_next_pair(&test_w, &it, &p)) {
         own++;
         ok = ok && p.a < p.b;
     }
-    ok = ok && own == g_ncur && mbp_pair_count(&g_w) == g_ncur;
+    ok = ok && own == g_ncur && mbp_pair_count(&test_w) == g_ncur;
     CHECK_EQ(own, g_ncur);
 
     /* Sorted: exactly the oracle's list. */
-    mbp_sort_pairs(&g_w);
+    mbp_sort_pairs(&test_w);
     it = 0;
     uint32_t k = 0;
-    while (mbp_next_pair(&g_w, &it, &p)) {
+    while (mbp_next_pair(&test_w, &it, &p)) {
         uint32_t key = (uint32_t)p.a << 16 | p.b;
         if (k >= g_ncur || key != g_cur[k]) {
             ok = false;
         }
         k++;
     }
-    const mbp_pair *bg = mbp_begun(&g_w, &nb);
-    const mbp_pair *en = mbp_ended(&g_w, &ne);
+    const mbp_pair *bg = mbp_begun(&test_w, &nb);
+    const mbp_pair *en = mbp_ended(&test_w, &ne);
     ok = ok && nb == ebn && ne == een;
     for (uint32_t i = 0; ok && i < nb; i++) {
         ok = ((uint32_t)bg[i].a << 16 | bg[i].b) == g_exp_begun[i];
@@ -422,7 +421,7 @@ static bool compare(uint32_t frame, mbp_status st)
         test_puts("  mismatch at frame ");
         test_putu(frame);
         test_puts(": pairs ");
-        test_putu(mbp_pair_count(&g_w));
+        test_putu(mbp_pair_count(&test_w));
         test_puts(" vs ");
         test_putu(g_ncur);
         test_puts(", begun ");
@@ -447,7 +446,7 @@ uint32_t diff_run(mbp_backend backend, const diff_opts *o)
     mbp_params prm;
     mbp_params_default(&prm);
     prm.backend = backend;
-    CHECK_ST(mbp_init(&g_w, &prm), MBP_OK);
+    CHECK_ST(mbp_init(&test_w, &prm), MBP_OK);
     for (uint32_t i = 0; i < MBP_MAX_BODIES; i++) {
         g_ob[i].live = false;
     }
@@ -464,7 +463,7 @@ uint32_t diff_run(mbp_backend backend, const diff_opts *o)
     uint32_t bad = 0;
     for (uint32_t f = 0; f < o->frames; f++) {
         step(&s, f);
-        mbp_status st = mbp_update(&g_w);
+        mbp_status st = mbp_update(&test_w);
         if (!compare(f, st)) {
             bad++;
             if (bad >= 3u) {

@@ -22,6 +22,9 @@ static const test_case k_tests[] = {
 #undef X
 };
 
+mbp_world test_w;
+mbp_world test_w2;
+
 static const char *g_current;
 static uint32_t g_failed_checks;
 

@@ -33,12 +33,19 @@ void test_puts(const char *s);
 void test_putu(uint32_t v);
 void test_puti(long v);
 
+/* The worlds the tests share: the M0 has room for two, not one per test file. */
+extern mbp_world test_w;
+extern mbp_world test_w2;
+
 /* A small deterministic PRNG (xorshift32): the same sequence on every machine. */
 uint32_t test_rand(uint32_t *state);
 /* Uniform in [0, n), n > 0. */
 uint32_t test_below(uint32_t *state, uint32_t n);
 
 /* Sizes scaled to the configuration, so the same tests fit the 16 KB Cortex-M0. */
-#define TEST_BODIES (MBP_MAX_BODIES < 200 ? MBP_MAX_BODIES : 200)
+#ifndef TEST_BODIES_CAP
+#define TEST_BODIES_CAP 200u
+#endif
+#define TEST_BODIES (MBP_MAX_BODIES < TEST_BODIES_CAP ? MBP_MAX_BODIES : TEST_BODIES_CAP)
 
 #endif

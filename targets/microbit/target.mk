@@ -12,5 +12,5 @@ TARGET_LDDIR        := $(MBP_ROOT)/targets/microbit
 TARGET_TICK_NS             := 62.5
 TARGET_INSN_PER_TICK_NUM   := 125
 TARGET_INSN_PER_TICK_SHIFT := 4
-# Library configuration the test matrix uses here: config/mbp_config_2d_fixed.h
-TARGET_CONFIG       := 2d_fixed
+# Library configuration the test matrix uses here: config/mbp_config_m0.h (16 KB RAM)
+TARGET_CONFIG       := m0

@@ -1,0 +1,378 @@
+/* test_world.c: init, bodies, handles, filters, the frame, events and capacities. */
+#include "diff.h"
+#include "test_util.h"
+
+
+static void init(mbp_backend b)
+{
+    mbp_params p;
+    mbp_params_default(&p);
+    p.backend = b;
+    CHECK_ST(mbp_init(&test_w, &p), MBP_OK);
+}
+
+static uint32_t sorted_pairs(uint32_t *keys, uint32_t cap)
+{
+    uint32_t it = 0, n = 0;
+    mbp_pair p;
+    mbp_sort_pairs(&test_w);
+    while (mbp_next_pair(&test_w, &it, &p)) {
+        if (n < cap) {
+            keys[n] = (uint32_t)p.a << 16 | p.b;
+        }
+        n++;
+    }
+    return n;
+}
+
+TEST(init_refuses_a_backend_that_is_not_compiled_in)
+{
+    mbp_params p;
+    mbp_params_default(&p);
+    p.backend = (mbp_backend)42;
+    CHECK_ST(mbp_init(&test_w, &p), MBP_E_BACKEND);
+    mbp_params_default(&p);
+    CHECK_ST(mbp_init(&test_w, &p), MBP_OK); /* the default is always compiled in */
+}
+
+TEST(init_refuses_a_world_declared_under_another_configuration)
+{
+    /* What an application built with other options would pass: another size or signature. */
+    CHECK_ST(MBP_INIT_SYMBOL(&test_w, NULL, (uint32_t)sizeof(mbp_world) + 4u, MBP_CONFIG_SIGNATURE),
+             MBP_E_CONFIG);
+    CHECK_ST(MBP_INIT_SYMBOL(&test_w, NULL, (uint32_t)sizeof(mbp_world), MBP_CONFIG_SIGNATURE ^ 1u),
+             MBP_E_CONFIG);
+    CHECK_ST(mbp_init(&test_w, NULL), MBP_OK);
+}
+
+TEST(a_stale_handle_is_refused_everywhere)
+{
+    init(MBP_BRUTE);
+    mbp_aabb b = box2(0, 0, 1, 1), out;
+    mbp_body h, h2;
+    CHECK_ST(mbp_add_box(&test_w, &b, 7u, &h), MBP_OK);
+    CHECK(mbp_valid(&test_w, h));
+    CHECK_ST(mbp_remove(&test_w, h), MBP_OK);
+    CHECK(!mbp_valid(&test_w, h));
+    CHECK_ST(mbp_remove(&test_w, h), MBP_E_STALE);
+    CHECK_ST(mbp_move_box(&test_w, h, &b), MBP_E_STALE);
+    CHECK_ST(mbp_get_box(&test_w, h, &out), MBP_E_STALE);
+    CHECK_ST(mbp_set_filter(&test_w, h, 1u, 1u), MBP_E_STALE);
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+    /* The slot is reused after the update, with a new generation. */
+    CHECK_ST(mbp_add_box(&test_w, &b, 8u, &h2), MBP_OK);
+    CHECK_EQ(mbp_index(h2), mbp_index(h));
+    CHECK(h2.gen != h.gen);
+    CHECK(!mbp_valid(&test_w, h));
+    CHECK(mbp_valid(&test_w, h2));
+    CHECK_EQ(mbp_user(&test_w, mbp_index(h2)), 8);
+}
+
+TEST(the_null_handle_and_out_of_range_handles_are_refused)
+{
+    init(MBP_BRUTE);
+    mbp_aabb b = box2(0, 0, 1, 1);
+    mbp_body nul = {0u, 0u}, big = {(uint16_t)(MBP_MAX_BODIES + 1u), 1u}, h;
+    CHECK_ST(mbp_add_box(&test_w, &b, 0u, &h), MBP_OK);
+    CHECK(!mbp_valid(&test_w, nul));
+    CHECK_ST(mbp_remove(&test_w, nul), MBP_E_STALE);
+    CHECK_ST(mbp_move_box(&test_w, big, &b), MBP_E_STALE);
+    mbp_body wrong = h;
+    wrong.gen = (uint16_t)(h.gen + 1u);
+    CHECK_ST(mbp_remove(&test_w, wrong), MBP_E_STALE);
+    CHECK(mbp_handle(&test_w, (uint16_t)(MBP_MAX_BODIES - 1u)).slot1 == 0u || MBP_MAX_BODIES == 1);
+}
+
+TEST(a_handle_from_another_world_is_refused)
+{
+    mbp_params p;
+    mbp_params_default(&p);
+    p.backend = MBP_BRUTE;
+    p.id = 1u;
+    CHECK_ST(mbp_init(&test_w2, &p), MBP_OK);
+    init(MBP_BRUTE);
+    mbp_aabb b = box2(0, 0, 1, 1);
+    mbp_body ho, hw;
+    CHECK_ST(mbp_add_box(&test_w2, &b, 0u, &ho), MBP_OK);
+    CHECK_ST(mbp_add_box(&test_w, &b, 0u, &hw), MBP_OK);
+    CHECK_EQ(mbp_index(ho), mbp_index(hw)); /* same slot, different generations */
+    CHECK(!mbp_valid(&test_w, ho));
+    CHECK_ST(mbp_remove(&test_w, ho), MBP_E_STALE);
+    CHECK(mbp_valid(&test_w2, ho));
+}
+
+TEST(bad_volumes_are_refused_and_change_nothing)
+{
+    init(MBP_BRUTE);
+    mbp_aabb good = box2(0, 0, 1, 1), bad = box2(1, 0, 0, 1), out;
+    mbp_body h, h2 = {0u, 0u};
+    CHECK_ST(mbp_add_box(&test_w, &bad, 0u, &h2), MBP_E_BADBOX);
+    CHECK(h2.slot1 == 0u);
+    CHECK_EQ(mbp_body_count(&test_w), 0);
+    CHECK_ST(mbp_add_box(&test_w, &good, 0u, &h), MBP_OK);
+    CHECK_ST(mbp_move_box(&test_w, h, &bad), MBP_E_BADBOX);
+    CHECK_ST(mbp_get_box(&test_w, h, &out), MBP_OK);
+    CHECK(out.max[0] == good.max[0]);
+#if MBP_WITH_SPHERES
+    mbp_sphere s = sph(0, 0, -1);
+    CHECK_ST(mbp_add_sphere(&test_w, &s, 0u, &h2), MBP_E_BADBOX);
+    CHECK_ST(mbp_move_sphere(&test_w, h, &s), MBP_E_BADBOX);
+#endif
+#if MBP_SCALAR == MBP_FIXED
+    bad = good;
+    bad.max[0] = MBP_RANGE + 1;
+    CHECK_ST(mbp_add_box(&test_w, &bad, 0u, &h2), MBP_E_RANGE);
+#endif
+    CHECK_EQ(mbp_body_count(&test_w), 1);
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+}
+
+TEST(a_full_world_says_so_and_frees_slots_after_the_update)
+{
+    init(MBP_BRUTE);
+    mbp_aabb b = box2(0, 0, 1, 1);
+    mbp_body h, first = {0u, 0u};
+    for (uint32_t i = 0; i < MBP_MAX_BODIES; i++) {
+        b = box2((int32_t)(3 * i), 0, (int32_t)(3 * i + 1), 1);
+        CHECK_ST(mbp_add_box(&test_w, &b, i, &h), MBP_OK);
+        if (i == 0u) {
+            first = h;
+        }
+    }
+    CHECK_EQ(mbp_body_count(&test_w), MBP_MAX_BODIES);
+    CHECK_ST(mbp_add_box(&test_w, &b, 0u, &h), MBP_E_FULL);
+    CHECK_ST(mbp_remove(&test_w, first), MBP_OK);
+    CHECK_ST(mbp_add_box(&test_w, &b, 0u, &h), MBP_E_FULL); /* not before the update */
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+    CHECK_ST(mbp_add_box(&test_w, &b, 0u, &h), MBP_OK);
+    CHECK_EQ(mbp_index(h), 0);
+}
+
+TEST(pairs_begin_and_end_with_events_in_ascending_order)
+{
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        init(diff_backends[bi]);
+        mbp_body h[4];
+        mbp_aabb b0 = box2(0, 0, 2, 2), b1 = box2(1, 1, 3, 3), b2 = box2(2, 2, 4, 4),
+                 b3 = box2(10, 10, 11, 11);
+        CHECK_ST(mbp_add_box(&test_w, &b0, 0u, &h[0]), MBP_OK);
+        CHECK_ST(mbp_add_box(&test_w, &b1, 1u, &h[1]), MBP_OK);
+        CHECK_ST(mbp_add_box(&test_w, &b2, 2u, &h[2]), MBP_OK);
+        CHECK_ST(mbp_add_box(&test_w, &b3, 3u, &h[3]), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        uint32_t keys[8], nb, ne;
+        CHECK_EQ(sorted_pairs(keys, 8), 3); /* 0-1, 0-2 (touch at a corner), 1-2 */
+        CHECK_EQ(keys[0], 0x00000001);
+        CHECK_EQ(keys[1], 0x00000002);
+        CHECK_EQ(keys[2], 0x00010002);
+        const mbp_pair *e = mbp_begun(&test_w, &nb);
+        CHECK_EQ(nb, 3);
+        CHECK(e[0].a == 0 && e[0].b == 1 && e[1].a == 0 && e[1].b == 2 && e[2].a == 1);
+        mbp_ended(&test_w, &ne);
+        CHECK_EQ(ne, 0);
+        CHECK_EQ(mbp_get_stats(&test_w)->pairs, 3);
+        /* Nothing moves: no events, same pairs. */
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        mbp_begun(&test_w, &nb);
+        mbp_ended(&test_w, &ne);
+        CHECK_EQ(nb + ne, 0);
+        CHECK_EQ(mbp_pair_count(&test_w), 3);
+        /* Move 3 onto 2 and remove 0: 0-1 and 0-2 end, 2-3 begins. */
+        mbp_aabb m = box2(4, 4, 6, 6); /* touches 2 at a corner, misses 1 */
+        CHECK_ST(mbp_move_box(&test_w, h[3], &m), MBP_OK);
+        CHECK_ST(mbp_remove(&test_w, h[0]), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        e = mbp_begun(&test_w, &nb);
+        CHECK_EQ(nb, 1);
+        CHECK(nb == 1 && e[0].a == 2 && e[0].b == 3);
+        e = mbp_ended(&test_w, &ne);
+        CHECK_EQ(ne, 2);
+        CHECK(ne == 2 && e[0].a == 0 && e[0].b == 1 && e[1].a == 0 && e[1].b == 2);
+        CHECK_EQ(mbp_user(&test_w, 0), 0); /* the removed body's user value is still readable */
+        CHECK_EQ(sorted_pairs(keys, 8), 2);
+    }
+}
+
+TEST(spheres_pair_only_when_the_spheres_really_overlap)
+{
+#if MBP_WITH_SPHERES
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        init(diff_backends[bi]);
+        mbp_body a, b;
+        /* Circle of radius 5 at the origin; a box whose corner region only its box reaches. */
+        mbp_sphere s = sph(0, 0, 5);
+        mbp_aabb near = box2(4, 4, 6, 6);
+        CHECK_ST(mbp_add_sphere(&test_w, &s, 0u, &a), MBP_OK);
+        CHECK_ST(mbp_add_box(&test_w, &near, 0u, &b), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(mbp_pair_count(&test_w), 0);
+        /* Move the box in until it touches the circle: (3,4) is at distance 5. */
+        mbp_aabb touch = box2(3, 4, 6, 6);
+        for (int k = 2; k < MBP_DIM; k++) {
+            touch.min[k] = mbp_from_int(-1);
+        }
+        CHECK_ST(mbp_move_box(&test_w, b, &touch), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(mbp_pair_count(&test_w), 1);
+        /* Shrink the circle without changing its box much: the pair ends. */
+        mbp_sphere s2 = sph(0, 0, 5);
+        s2.r = mbp_from_ratio(49, 10);
+        CHECK_ST(mbp_move_sphere(&test_w, a, &s2), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        uint32_t ne;
+        mbp_ended(&test_w, &ne);
+        CHECK_EQ(ne, 1);
+        CHECK_EQ(mbp_pair_count(&test_w), 0);
+    }
+#endif
+}
+
+TEST(filters_apply_both_ways_and_changes_take_effect_at_the_next_update)
+{
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        init(diff_backends[bi]);
+        mbp_body a, b;
+        mbp_aabb box = box2(0, 0, 2, 2);
+        CHECK_ST(mbp_add_box(&test_w, &box, 0u, &a), MBP_OK);
+        CHECK_ST(mbp_add_box(&test_w, &box, 0u, &b), MBP_OK);
+        CHECK_ST(mbp_set_filter(&test_w, a, 0x0002u, 0x0001u), MBP_OK); /* a accepts b */
+        CHECK_ST(mbp_set_filter(&test_w, b, 0x0001u, 0x0001u), MBP_OK); /* b refuses a */
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(mbp_pair_count(&test_w), 0);
+        CHECK_ST(mbp_set_filter(&test_w, b, 0x0001u, 0x0002u), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(mbp_pair_count(&test_w), 1);
+        CHECK_ST(mbp_set_filter(&test_w, a, 0x0002u, 0x0000u), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(mbp_pair_count(&test_w), 0);
+        uint32_t ne;
+        mbp_ended(&test_w, &ne);
+        CHECK_EQ(ne, 1);
+    }
+}
+
+/* The smallest n with n(n-1)/2 above the pair capacity. */
+static uint32_t crowd_size(void)
+{
+    uint32_t n = 2;
+    while (n * (n - 1u) / 2u <= (uint32_t)MBP_MAX_PAIRS) {
+        n++;
+    }
+    return n;
+}
+
+TEST(a_full_pair_set_is_reported_every_frame_and_recovers_exactly)
+{
+    uint32_t n = crowd_size();
+    if (n > MBP_MAX_BODIES) {
+        return; /* this configuration cannot overflow its pair set */
+    }
+    static mbp_body h[MBP_MAX_BODIES];
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        init(diff_backends[bi]);
+        mbp_aabb pile = box2(0, 0, 4, 4);
+        for (uint32_t i = 0; i < n; i++) {
+            CHECK_ST(mbp_add_box(&test_w, &pile, i, &h[i]), MBP_OK);
+        }
+        uint32_t total = n * (n - 1u) / 2u;
+        for (int f = 0; f < 3; f++) {
+            CHECK_ST(mbp_update(&test_w), MBP_E_PAIRS_FULL);
+            const mbp_stats *st = mbp_get_stats(&test_w);
+            CHECK(st->lost_pairs > 0u);
+            CHECK(st->pairs <= (uint32_t)MBP_MAX_PAIRS);
+            if (diff_backends[bi] == MBP_BRUTE) {
+                CHECK_EQ(st->pairs + st->lost_pairs, total);
+            }
+            /* Every stored pair is a true one. */
+            uint32_t it = 0;
+            mbp_pair p;
+            while (mbp_next_pair(&test_w, &it, &p)) {
+                CHECK(p.a < p.b && p.b < n);
+            }
+        }
+        /* Spread them out in a row of touching boxes: n - 1 pairs, exact again. */
+        for (uint32_t i = 0; i < n; i++) {
+            mbp_aabb b = box2((int32_t)(2 * i), 0, (int32_t)(2 * i + 2), 1);
+            CHECK_ST(mbp_move_box(&test_w, h[i], &b), MBP_OK);
+        }
+        mbp_status st = mbp_update(&test_w);
+        CHECK(st == MBP_OK || st == MBP_E_PAIRS_FULL || st == MBP_E_EVENTS_FULL);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        static uint32_t keys[MBP_MAX_BODIES];
+        CHECK_EQ(sorted_pairs(keys, MBP_MAX_BODIES), n - 1u);
+        for (uint32_t i = 0; i + 1u < n; i++) {
+            CHECK_EQ(keys[i], i << 16 | (i + 1u));
+        }
+    }
+}
+
+TEST(a_full_event_buffer_is_reported_and_the_pairs_stay_exact)
+{
+#if MBP_MAX_EVENTS < MBP_MAX_PAIRS
+    uint32_t n = 2;
+    while (n * (n - 1u) / 2u <= (uint32_t)MBP_MAX_EVENTS) {
+        n++;
+    }
+    if (n > MBP_MAX_BODIES || n * (n - 1u) / 2u > (uint32_t)MBP_MAX_PAIRS) {
+        return;
+    }
+    init(MBP_BRUTE);
+    mbp_aabb pile = box2(0, 0, 4, 4);
+    mbp_body h;
+    for (uint32_t i = 0; i < n; i++) {
+        CHECK_ST(mbp_add_box(&test_w, &pile, i, &h), MBP_OK);
+    }
+    CHECK_ST(mbp_update(&test_w), MBP_E_EVENTS_FULL);
+    uint32_t nb;
+    mbp_begun(&test_w, &nb);
+    CHECK_EQ(nb, MBP_MAX_EVENTS);
+    CHECK_EQ(mbp_get_stats(&test_w)->lost_events, n * (n - 1u) / 2u - MBP_MAX_EVENTS);
+    CHECK_EQ(mbp_pair_count(&test_w), n * (n - 1u) / 2u);
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+#endif
+}
+
+TEST(walking_pairs_in_own_order_and_sorted_gives_the_same_set)
+{
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        init(diff_backends[bi]);
+        mbp_body h;
+        uint32_t rng = 5u;
+        uint32_t n = TEST_BODIES / 2u;
+        for (uint32_t i = 0; i < n; i++) {
+            int32_t x = (int32_t)test_below(&rng, 40u), y = (int32_t)test_below(&rng, 40u);
+            mbp_aabb b = box2(x, y, x + 3, y + 3);
+            CHECK_ST(mbp_add_box(&test_w, &b, i, &h), MBP_OK);
+        }
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        uint32_t sum_own = 0, sum_sorted = 0, count = 0, it = 0, last = 0;
+        mbp_pair p;
+        while (mbp_next_pair(&test_w, &it, &p)) {
+            sum_own += (uint32_t)p.a * 131u + p.b;
+        }
+        mbp_sort_pairs(&test_w);
+        it = 0;
+        bool ascending = true;
+        while (mbp_next_pair(&test_w, &it, &p)) {
+            uint32_t key = (uint32_t)p.a << 16 | p.b;
+            ascending = ascending && (count == 0u || key > last);
+            last = key;
+            sum_sorted += (uint32_t)p.a * 131u + p.b;
+            count++;
+        }
+        CHECK(ascending);
+        CHECK_EQ(sum_own, sum_sorted);
+        CHECK_EQ(count, mbp_pair_count(&test_w));
+        CHECK(count > 0u);
+    }
+}
+
+TEST(status_names_name_every_status)
+{
+    CHECK(mbp_status_name(MBP_OK)[4] == 'O');
+    CHECK(mbp_status_name(MBP_E_TRUNCATED)[6] == 'T');
+    CHECK(mbp_status_name((mbp_status)99)[6] == '?');
+    for (int s = MBP_OK; s <= MBP_E_TRUNCATED; s++) {
+        CHECK(mbp_status_name((mbp_status)s)[6] != '?');
+    }
+}

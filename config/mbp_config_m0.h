@@ -1,7 +1,9 @@
 /* mbp_config_m0.h: the Cortex-M0 (microbit, 16 KB RAM) configuration: 2D fixed point, small
- * capacities, no floating point anywhere. */
+ * capacities, no floating point anywhere. Sized so that the test suite's two worlds, its
+ * oracle and one test file's buffers fit in 14 KB beside a 2 KB stack; an application with one
+ * world can afford several times these capacities (make size prints the bytes per body). */
 #define MBP_DIM 2
 #define MBP_SCALAR MBP_FIXED
 #define MBP_FIXED_FRAC_BITS 16
-#define MBP_MAX_BODIES 40
-#define MBP_MAX_PAIRS 160
+#define MBP_MAX_BODIES 24
+#define MBP_MAX_PAIRS 96

@@ -111,7 +111,41 @@ typedef struct mbp_stats {
 typedef struct mbp_params {
     mbp_backend backend; /* default: the first compiled in of SAP, TREE, GRID, SWEEP, BRUTE */
     uint16_t id;         /* mixed into handle generations to catch handles of another world */
+    /* Tree: a leaf's fat box is the body's box grown on every side by tree_margin (coordinate
+     * units, 0..MBP_RANGE, default 1/8) plus tree_margin_frac/256 of its size on that axis
+     * (0..256, default 32), then extended ahead by tree_sweep (0..16, default 2) times the
+     * displacement since the last update. Larger: fewer re-insertions, more candidate pairs. */
+    mbp_scalar tree_margin;
+    uint16_t tree_margin_frac;
+    uint8_t tree_sweep;
+    /* Grid, hash, hgrid: edge of a cell (hgrid: of the finest level), in coordinate units,
+     * > 0 (fixed: >= 1 raw unit; float: >= 2^-40), default 4.0. About twice the usual body is a
+     * good start; in fixed point a power of two of raw units turns a division into a shift. */
+    mbp_scalar cell_size;
+    /* Grid: the world box, grid_cells[k] cells (1..65535, their product <= MBP_GRID_MAX_CELLS)
+     * from grid_origin on axis k. Bodies outside it go into the border cells (exact, slower).
+     * Default: origin 0, as many cells per axis as MBP_GRID_MAX_CELLS allows for a square/cube. */
+    mbp_scalar grid_origin[MBP_DIM];
+    uint16_t grid_cells[MBP_DIM];
+    /* Hash, hgrid: buckets used, a power of two 1..MBP_HASH_BUCKETS (default); fewer only to
+     * test hash collisions. */
+    uint32_t hash_buckets;
+    /* Sweep: the axis sorted and swept, 0..MBP_DIM-1, or MBP_AXIS_AUTO (default): each update
+     * takes the axis along which the body centres spread most (switching only for a 25% gain). */
+    uint8_t sweep_axis;
+    /* SAP: insertion-sort swaps allowed per body in one update (1..65535, default 32); an update
+     * that would exceed them rebuilds in O(n log n) instead (bodies teleporting, bulk adds). */
+    uint16_t sap_budget;
+#if MBP_WITH_SAP && MBP_SAP_QUANTIZED
+    /* SAP with MBP_SAP_QUANTIZED: the box mapped onto 16-bit endpoints (min < max on every
+     * axis; default +-1024 units, clamped to the range). Bodies outside it still pair exactly,
+     * only more slowly. */
+    mbp_aabb sap_world;
+#endif
 } mbp_params;
+
+/* For mbp_params.sweep_axis: choose the axis of largest spread at each update. */
+#define MBP_AXIS_AUTO 0xFFu
 
 #include "mbp_world_types.h" /* the plain-data layout of mbp_world: read it, don't write it */
 

@@ -82,22 +82,138 @@
 #define MBP_WITH_BRUTE 1
 #endif
 #ifndef MBP_WITH_SWEEP
-#define MBP_WITH_SWEEP 0
+#define MBP_WITH_SWEEP 1
 #endif
 #ifndef MBP_WITH_SAP
-#define MBP_WITH_SAP 0
+#define MBP_WITH_SAP 1
+#endif
+/* SAP only: 1 stores endpoints as 16-bit values over mbp_params.sap_world (4 bytes less per body
+ * and axis; candidates become a superset that the exact test trims). */
+#ifndef MBP_SAP_QUANTIZED
+#define MBP_SAP_QUANTIZED 0
+#endif
+#if MBP_SAP_QUANTIZED != 0 && MBP_SAP_QUANTIZED != 1
+#error "MBP_SAP_QUANTIZED must be 0 or 1: set it in your MBP_CONFIG_FILE"
 #endif
 #ifndef MBP_WITH_GRID
-#define MBP_WITH_GRID 0
+#define MBP_WITH_GRID 1
 #endif
 #ifndef MBP_WITH_HASH
-#define MBP_WITH_HASH 0
+#define MBP_WITH_HASH 1
 #endif
 #ifndef MBP_WITH_HGRID
-#define MBP_WITH_HGRID 0
+#define MBP_WITH_HGRID 1
+#endif
+/* Grid, hash and hgrid (one engine, mbp_cells.c). Grid only: the most cells of the world box
+ * (params.grid_cells multiplied), 2 bytes of RAM each. */
+#ifndef MBP_GRID_MAX_CELLS
+#define MBP_GRID_MAX_CELLS (8 * MBP_MAX_BODIES)
+#endif
+#if MBP_GRID_MAX_CELLS < 1 || MBP_GRID_MAX_CELLS > 1048576
+#error "MBP_GRID_MAX_CELLS must be 1..1048576: set it in your MBP_CONFIG_FILE"
+#endif
+/* Grid, hash, hgrid: (cell, body) entries, 12 (2D) or 14 (3D) bytes each; a body takes one per
+ * cell it covers. When they run out, add and move return MBP_E_NOROOM (nothing is dropped). */
+#ifndef MBP_GRID_MAX_ENTRIES
+#define MBP_GRID_MAX_ENTRIES (4 * MBP_MAX_BODIES)
+#endif
+#if MBP_GRID_MAX_ENTRIES < 1 || MBP_GRID_MAX_ENTRIES > 65535
+#error "MBP_GRID_MAX_ENTRIES must be 1..65535: set it in your MBP_CONFIG_FILE"
+#endif
+/* Grid, hash, hgrid: a body covering more cells than this is 'large': it takes no entries and
+ * is tested against every body each frame (O(n) per large body), so one wall or a body larger
+ * than the world cannot eat the entries. */
+#ifndef MBP_GRID_MAX_CELLS_PER_BODY
+#define MBP_GRID_MAX_CELLS_PER_BODY 16
+#endif
+#if MBP_GRID_MAX_CELLS_PER_BODY < 1 || MBP_GRID_MAX_CELLS_PER_BODY > 1024
+#error "MBP_GRID_MAX_CELLS_PER_BODY must be 1..1024: set it in your MBP_CONFIG_FILE"
+#endif
+/* Hash and hgrid: buckets of the cell table, a power of two, 2 bytes each. Default: at least
+ * 4 per body. */
+#ifndef MBP_HASH_BUCKETS
+#if MBP_MAX_BODIES <= 64
+#define MBP_HASH_BUCKETS 256
+#elif MBP_MAX_BODIES <= 256
+#define MBP_HASH_BUCKETS 1024
+#elif MBP_MAX_BODIES <= 1024
+#define MBP_HASH_BUCKETS 4096
+#elif MBP_MAX_BODIES <= 4096
+#define MBP_HASH_BUCKETS 16384
+#else
+#define MBP_HASH_BUCKETS 65536
+#endif
+#endif
+#if MBP_HASH_BUCKETS < 1 || MBP_HASH_BUCKETS > 1048576 || (MBP_HASH_BUCKETS & (MBP_HASH_BUCKETS - 1))
+#error "MBP_HASH_BUCKETS must be a power of two, 1..1048576: set it in your MBP_CONFIG_FILE"
+#endif
+/* Hgrid: levels; each level's cell is twice the previous one's edge, the finest is
+ * params.cell_size. 8 levels span sizes 1 to 128 cells; coarser bodies count as large. */
+#ifndef MBP_HGRID_LEVELS
+#define MBP_HGRID_LEVELS 8
+#endif
+#if MBP_HGRID_LEVELS < 1 || MBP_HGRID_LEVELS > 16
+#error "MBP_HGRID_LEVELS must be 1..16: set it in your MBP_CONFIG_FILE"
 #endif
 #ifndef MBP_WITH_TREE
-#define MBP_WITH_TREE 0
+#define MBP_WITH_TREE 1
+#endif
+#if MBP_WITH_TREE && MBP_MAX_BODIES > 32767
+#error "MBP_WITH_TREE needs MBP_MAX_BODIES <= 32767 (2N-1 nodes, 16-bit indices): lower it"
+#endif
+/* Tree only: the height bound and the traversal stack. The tree is AVL-balanced, so n leaves
+ * give a height h with Fib(h+2) <= n (mbp_tree.c proves it); MBP_TREE_HEIGHT_MAX is that h for
+ * n = MBP_MAX_BODIES. A depth-first walk needs h+1 stack entries of 2 bytes (on the C stack). */
+#if MBP_MAX_BODIES < 2
+#define MBP_TREE_HEIGHT_MAX 0
+#elif MBP_MAX_BODIES < 3
+#define MBP_TREE_HEIGHT_MAX 1
+#elif MBP_MAX_BODIES < 5
+#define MBP_TREE_HEIGHT_MAX 2
+#elif MBP_MAX_BODIES < 8
+#define MBP_TREE_HEIGHT_MAX 3
+#elif MBP_MAX_BODIES < 13
+#define MBP_TREE_HEIGHT_MAX 4
+#elif MBP_MAX_BODIES < 21
+#define MBP_TREE_HEIGHT_MAX 5
+#elif MBP_MAX_BODIES < 34
+#define MBP_TREE_HEIGHT_MAX 6
+#elif MBP_MAX_BODIES < 55
+#define MBP_TREE_HEIGHT_MAX 7
+#elif MBP_MAX_BODIES < 89
+#define MBP_TREE_HEIGHT_MAX 8
+#elif MBP_MAX_BODIES < 144
+#define MBP_TREE_HEIGHT_MAX 9
+#elif MBP_MAX_BODIES < 233
+#define MBP_TREE_HEIGHT_MAX 10
+#elif MBP_MAX_BODIES < 377
+#define MBP_TREE_HEIGHT_MAX 11
+#elif MBP_MAX_BODIES < 610
+#define MBP_TREE_HEIGHT_MAX 12
+#elif MBP_MAX_BODIES < 987
+#define MBP_TREE_HEIGHT_MAX 13
+#elif MBP_MAX_BODIES < 1597
+#define MBP_TREE_HEIGHT_MAX 14
+#elif MBP_MAX_BODIES < 2584
+#define MBP_TREE_HEIGHT_MAX 15
+#elif MBP_MAX_BODIES < 4181
+#define MBP_TREE_HEIGHT_MAX 16
+#elif MBP_MAX_BODIES < 6765
+#define MBP_TREE_HEIGHT_MAX 17
+#elif MBP_MAX_BODIES < 10946
+#define MBP_TREE_HEIGHT_MAX 18
+#elif MBP_MAX_BODIES < 17711
+#define MBP_TREE_HEIGHT_MAX 19
+#elif MBP_MAX_BODIES < 28657
+#define MBP_TREE_HEIGHT_MAX 20
+#else
+#define MBP_TREE_HEIGHT_MAX 21
+#endif
+#ifndef MBP_TREE_STACK
+#define MBP_TREE_STACK (MBP_TREE_HEIGHT_MAX + 1)
+#endif
+#if MBP_TREE_STACK < MBP_TREE_HEIGHT_MAX + 1 || MBP_TREE_STACK > 64
+#error "MBP_TREE_STACK must be MBP_TREE_HEIGHT_MAX+1..64: remove it from your MBP_CONFIG_FILE"
 #endif
 #if !(MBP_WITH_BRUTE || MBP_WITH_SWEEP || MBP_WITH_SAP || MBP_WITH_GRID || MBP_WITH_HASH || \
       MBP_WITH_HGRID || MBP_WITH_TREE)

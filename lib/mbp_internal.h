@@ -70,6 +70,7 @@ void mbp__full_frame(mbp_world *w, bool keep_candidates);
 void mbp__candidate(mbp_world *w, uint16_t a, uint16_t b);
 void mbp__uncandidate(mbp_world *w, uint16_t a, uint16_t b);
 bool mbp__pairs_overflowed(const mbp_world *w);
+void mbp__drop_new_candidates(mbp_world *w); /* see mbp_world.c; the tree uses it */
 
 /* True when body i takes part in this frame's pairs (live and not removed). */
 static inline bool mbp__active(const mbp_world *w, uint16_t i)

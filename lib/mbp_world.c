@@ -53,6 +53,24 @@ void mbp_params_default(mbp_params *p)
 {
     MBP__ASSERT(p != NULL);
     p->id = 0u;
+    p->tree_margin = MBP_ONE / 8;
+    p->tree_margin_frac = 32u;
+    p->tree_sweep = 2u;
+    p->sweep_axis = MBP_AXIS_AUTO;
+    p->sap_budget = 32u;
+#if MBP_WITH_SAP && MBP_SAP_QUANTIZED
+    mbp__sap_default_world(&p->sap_world);
+#endif
+    p->cell_size = 4 * MBP_ONE;
+    p->hash_buckets = MBP_HASH_BUCKETS;
+    uint32_t side = 1u; /* the largest square (cube) of cells that MBP_GRID_MAX_CELLS allows */
+    while ((side + 1u) * (side + 1u) * (MBP_DIM == 3 ? side + 1u : 1u) <= MBP_GRID_MAX_CELLS) {
+        side++;
+    }
+    for (int k = 0; k < MBP_DIM; k++) {
+        p->grid_origin[k] = 0;
+        p->grid_cells[k] = (uint16_t)(side < 65535u ? side : 65535u);
+    }
 #if MBP_WITH_SAP
     p->backend = MBP_SAP;
 #elif MBP_WITH_TREE
@@ -334,6 +352,21 @@ void mbp__uncandidate(mbp_world *w, uint16_t a, uint16_t b)
     int32_t k = mbp__pairs_find(&w->pairs, mbp__key(a, b));
     if (k >= 0) {
         w->pairs.flag[k] &= (uint8_t)~MBP__CAND;
+    }
+}
+
+/* For a backend that gives up on an incremental frame and runs a full one instead (the tree,
+ * when the pair set fills up with candidates): forgets the candidates inserted this frame, so
+ * they take no room. They were not pairs before (no MBP__PREV), so no event depends on them. */
+void mbp__drop_new_candidates(mbp_world *w)
+{
+    mbp_pairset *ps = &w->pairs;
+    for (uint32_t k = 0; k < ps->count;) {
+        if ((ps->flag[k] & (MBP__NEW | MBP__PREV)) == MBP__NEW) {
+            mbp__pairs_remove_at(ps, k); /* the last entry moves to k: look at k again */
+        } else {
+            k++;
+        }
     }
 }
 

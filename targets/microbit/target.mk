@@ -14,3 +14,6 @@ TARGET_INSN_PER_TICK_NUM   := 125
 TARGET_INSN_PER_TICK_SHIFT := 4
 # Library configuration the test matrix uses here: config/mbp_config_m0.h (16 KB RAM)
 TARGET_CONFIG       := m0
+# 16 KB cannot hold two test worlds, the oracle and every test file's buffers at once: the
+# suite runs as one image per test file (Makefile, TARGET_TEST_SPLIT).
+TARGET_TEST_SPLIT   := 1

@@ -1,0 +1,14 @@
+/* mbp_config_bench.h: the configuration of make bench (host and 4 MB QEMU targets), 2D float.
+ *
+ * The capacity is the scene's body count, BENCH_N (mk/bench.mk builds one program per n), as a
+ * user would size the world for their scene; every backend compiled in by default is in.
+ * The pair set has room for 8 pairs per body: the dense scene keeps about 4. */
+#ifndef BENCH_N
+#define BENCH_N 256
+#endif
+#define MBP_DIM 2
+#define MBP_SCALAR MBP_FLOAT
+#define MBP_MAX_BODIES BENCH_N
+#define MBP_MAX_PAIRS (8 * BENCH_N)
+/* Grid-type backends: room for every body to cover 8 cells (the default is 4). */
+#define MBP_GRID_MAX_ENTRIES (8 * BENCH_N)

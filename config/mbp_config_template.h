@@ -1,0 +1,64 @@
+/* mbp_config_template.h: every mbp option, documented. Copy this file, uncomment what you
+ * change, and build the library AND your application with
+ *
+ *     -DMBP_CONFIG_FILE='"my_mbp_config.h"'   (and -I the folder that holds it)
+ *
+ * or pass single options as -D flags. The defaults and the checks live in lib/mbp_config.h;
+ * a bad value stops the build with a message naming the option. The library and the
+ * application must agree: mbp_init() returns MBP_E_CONFIG for a world declared under other
+ * options, and mixing MBP_DIM or MBP_SCALAR fails at link time.
+ *
+ * RAM: the world is one struct you declare (static mbp_world w;). `make size` prints its size
+ * for each backend and capacity; the comments below give the main terms.
+ */
+
+/* ---- geometry ---- */
+
+/* 2: boxes are rectangles, spheres circles. 3: boxes and spheres. */
+/* #define MBP_DIM 2 */
+
+/* MBP_FLOAT: IEEE single coordinates, range +-2^60.
+ * MBP_FIXED: signed 32-bit fixed point with MBP_FIXED_FRAC_BITS fraction bits, range
+ *            +-(2^30 - 1) raw units; the library then contains no floating point at all
+ *            (what Cortex-M0/M3 without an FPU want). */
+/* #define MBP_SCALAR MBP_FLOAT */
+
+/* Fixed point only: 0..24 fraction bits. 16 gives +-16384.0 units in steps of 1/65536. */
+/* #define MBP_FIXED_FRAC_BITS 16 */
+
+/* ---- capacity ---- */
+
+/* Bodies, 1..65534. Each costs about 40 bytes (2D) to 60 bytes (3D) in the world itself,
+ * plus what the backend keeps per body. */
+/* #define MBP_MAX_BODIES 128 */
+
+/* Pairs the pair set can hold, 1..1048576 (default 2 * MBP_MAX_BODIES). 5 bytes each plus a
+ * hash index of 2 or 4 bytes per slot with at least two slots per pair. Within one update the
+ * set holds the previous frame's pairs and the new ones: size it for the pairs you expect plus
+ * those that can begin in one frame. When full, mbp_update() returns MBP_E_PAIRS_FULL and
+ * stats.lost_pairs counts what was lost; the next frame with room is exact again. */
+/* #define MBP_MAX_PAIRS (2 * MBP_MAX_BODIES) */
+
+/* Begin/end events of one update, both kinds, 4 bytes each (default MBP_MAX_PAIRS). When full,
+ * mbp_update() returns MBP_E_EVENTS_FULL and counts the lost events; pairs stay exact. */
+/* #define MBP_MAX_EVENTS MBP_MAX_PAIRS */
+
+/* Sphere bodies: 1 keeps them (DIM+1 scalars per body), 0 removes them and their RAM. */
+/* #define MBP_WITH_SPHERES 1 */
+
+/* ---- backends: 1 compiles one in; a world picks one at mbp_init() ---- */
+/* The world holds the state of the largest backend compiled in (a union), so compile in only
+ * those you use. */
+/* #define MBP_WITH_BRUTE 1 */ /* every pair tested; no state; best below ~30 bodies */
+/* #define MBP_WITH_SWEEP 1 */ /* single-axis sort and sweep; smallest state */
+/* #define MBP_WITH_SAP   1 */ /* incremental sweep and prune; best for coherent motion */
+/* #define MBP_WITH_GRID  1 */ /* uniform grid over a bounded world */
+/* #define MBP_WITH_HASH  1 */ /* spatial hash, unbounded world */
+/* #define MBP_WITH_HGRID 1 */ /* hierarchical grid, mixed sizes */
+/* #define MBP_WITH_TREE  1 */ /* dynamic AABB tree, fat leaves; best for mostly static scenes */
+
+/* ---- checks ---- */
+
+/* 1: programmer errors (NULL or uninitialised world) call mbp_port_assert_failed().
+ * 0: no checks, no flash for them; such errors are then undefined behaviour. */
+/* #define MBP_ASSERT 1 */

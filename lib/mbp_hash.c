@@ -1,0 +1,53 @@
+/* mbp_hash.c: spatial hash, an unbounded uniform grid (MBP_HASH).
+ *
+ * How: as the grid (mbp_grid.c), with cells of params.cell_size anywhere (cell coordinates
+ * clamped to +-32767: beyond that bodies share the outermost cells, exact but slower), and each
+ * cell's list kept in bucket hash(cell) of params.hash_buckets (<= MBP_HASH_BUCKETS). Cells that
+ * collide share a bucket list; every entry keeps its cell and walks skip the other cells' entries,
+ * so a collision costs time, never a pair, and the reporting cell is chosen by real cell
+ * coordinates. A body covering more than MBP_GRID_MAX_CELLS_PER_BODY cells is 'large': kept out
+ * of the table and tested against every body each frame. The engine is mbp_cells.c.
+ *
+ * Cost per frame: O(n + entries + entries sharing a bucket with a body's cell) + O(n) per large
+ * body. Move: 2 * MBP_DIM cell conversions when the range is unchanged, else O(cells + their
+ * buckets). Worst case: every body in one cell (or every cell in one bucket), O(n^2) tests.
+ * RAM: see mbp_grid.h. A full entry pool makes add and move return MBP_E_NOROOM.
+ */
+#include "mbp_cells.h"
+
+#if MBP_WITH_HASH
+
+mbp_status mbp__hash_init(mbp_world *w)
+{
+    return mbp__cells_init(w, &w->be.grid, MBP__CELLS_HASH);
+}
+
+mbp_status mbp__hash_add(mbp_world *w, uint16_t i)
+{
+    return mbp__cells_place(w, &w->be.grid, i);
+}
+
+mbp_status mbp__hash_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
+{
+    (void)old; /* the engine compares cell ranges, which it keeps */
+    return mbp__cells_place(w, &w->be.grid, i);
+}
+
+void mbp__hash_remove(mbp_world *w, uint16_t i)
+{
+    mbp__cells_remove(&w->be.grid, i);
+}
+
+mbp_status mbp__hash_update(mbp_world *w)
+{
+    return mbp__cells_update(w, &w->be.grid);
+}
+
+void mbp__hash_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx)
+{
+    mbp__cells_query(w, &w->be.grid, box, fn, ctx);
+}
+
+#else
+typedef int mbp__hash_unused; /* ISO C wants a translation unit to declare something */
+#endif

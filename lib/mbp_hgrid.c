@@ -1,0 +1,54 @@
+/* mbp_hgrid.c: hierarchical grid, for bodies of mixed sizes (MBP_HGRID).
+ *
+ * How: MBP_HGRID_LEVELS hashed grids (as mbp_hash.c) whose cell edge doubles per level, the
+ * finest being params.cell_size. A body lives at the finest level where its box spans at most
+ * 2 cells per axis, so it takes at most 2^MBP_DIM entries whatever its size (up to the coarsest
+ * level; beyond, it is 'large' and tested against all). Pairs at one level are found as in the
+ * grid; a body also looks up the at most 2^MBP_DIM cells its box covers at each coarser level
+ * that holds bodies, and the minimum-corner rule on that level's ranges reports each such pair
+ * once. So one wall among many bullets takes a few entries and is met only by the bullets near
+ * it. The engine is mbp_cells.c.
+ *
+ * Cost per frame: O(n + entries + pairs sharing a cell) plus, per body, 2^MBP_DIM bucket walks
+ * per coarser non-empty level. Move: 2 * MBP_DIM cell conversions and a level choice when
+ * nothing changed, else O(2^MBP_DIM). Worst case: every body in one cell, O(n^2) tests.
+ * RAM: see mbp_grid.h. A full entry pool makes add and move return MBP_E_NOROOM.
+ */
+#include "mbp_cells.h"
+
+#if MBP_WITH_HGRID
+
+mbp_status mbp__hgrid_init(mbp_world *w)
+{
+    return mbp__cells_init(w, &w->be.hgrid, MBP__CELLS_HGRID);
+}
+
+mbp_status mbp__hgrid_add(mbp_world *w, uint16_t i)
+{
+    return mbp__cells_place(w, &w->be.hgrid, i);
+}
+
+mbp_status mbp__hgrid_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
+{
+    (void)old; /* the engine compares levels and cell ranges, which it keeps */
+    return mbp__cells_place(w, &w->be.hgrid, i);
+}
+
+void mbp__hgrid_remove(mbp_world *w, uint16_t i)
+{
+    mbp__cells_remove(&w->be.hgrid, i);
+}
+
+mbp_status mbp__hgrid_update(mbp_world *w)
+{
+    return mbp__cells_update(w, &w->be.hgrid);
+}
+
+void mbp__hgrid_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx)
+{
+    mbp__cells_query(w, &w->be.hgrid, box, fn, ctx);
+}
+
+#else
+typedef int mbp__hgrid_unused; /* ISO C wants a translation unit to declare something */
+#endif

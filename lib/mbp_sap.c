@@ -1,0 +1,514 @@
+/* mbp_sap.c: incremental sweep and prune on every axis.
+ *
+ * How: per axis, an array of endpoints (value; id = body << 1 | is_max) kept sorted, ties
+ * ordering a min before a max so that touching boxes overlap, between two sentinels; per body the
+ * positions of its endpoints. Two boxes overlap on an axis exactly when each min lies before the
+ * other's max, so the overlap on one axis changes only when a min and a max swap. The sort is the
+ * producer: each update takes the bodies moved or added since the last (w->dirty), writes their
+ * new values one endpoint at a time and moves each into place by insertion sort. Each swap of a
+ * min with a max checks the pair on the other axes (positions only, inline); if they overlap
+ * there, the swap starts (mbp__candidate) or ends (mbp__uncandidate) the candidate. Candidates are
+ * therefore exactly the pairs whose stored boxes overlap; the pair set remembers them, and the
+ * core exact-tests those of moved bodies. A body grows on the side it moves to before the other
+ * side follows, so its own endpoints never cross.
+ * Adds: O(1), endpoints appended at the top with a placeholder value above every coordinate (it
+ * overlaps nothing), sorted down into place by the next update, which finds its pairs on the way.
+ * Removes: O(1), the next update drops the endpoints of removed bodies in one O(n) pass (the core
+ * ends their pairs).
+ *
+ * Cost per update: O(m + s) for m moved bodies and s swaps; coherent motion makes s about the
+ * number of endpoints passed, usually a few per moved body. Swaps that cross no pair on the other
+ * axes cost about 10 instructions, with no call. Worst case: the swaps are counted, and once they
+ * exceed sap_budget per body (default 32) the update stops and rebuilds: every endpoint re-read,
+ * DIM heap sorts of 2n endpoints (no recursion) and one sweep of axis 0 reporting every pair that
+ * overlaps on all axes (mbp__full_frame(w, true)): O(n log n + k0), k0 the pairs overlapping on
+ * axis 0. So no update costs more than budget * n swaps plus one rebuild. An update also rebuilds
+ * after a frame that lost candidates (pair set full). When a budget is exceeded, the pairs set
+ * keeps the few candidates reported before the switch until the frame ends.
+ * Per operation: moving one body by d endpoint places costs O(d) swaps; a teleport moves each
+ * endpoint over about a third of the array on average: O(n) memory moves (about 10 instructions
+ * per endpoint passed on a Cortex-M4), plus O(1) per pair begun or ended. Getting O(log n) would
+ * need a tree of endpoints and lose the flat arrays; this backend does not do it.
+ * Queries: a binary search on axis 0 for min >= query min - (largest extent), then a scan to the
+ * query max, checking the other axes on stored values: O(log n + bodies in that window).
+ *
+ * MBP_SAP_QUANTIZED: values are 16 bits over mbp_params.sap_world, mins rounded down and maxes
+ * up (both by the same monotone map, clamped into the box), so every overlap survives and a few
+ * extra candidates appear; the core's exact test removes them. Bodies outside the box are clamped
+ * to its border: still exact, only slower if many are there.
+ */
+#include <float.h>
+#include "mbp_internal.h"
+
+#if MBP_WITH_SAP
+
+/* Sentinels below and above every value, and a placeholder for the endpoints of new bodies:
+ * above every coordinate, below the upper sentinel. */
+#if MBP_SAP_QUANTIZED
+#define V_LEFT ((mbp_sap_val)0u)
+#define V_NEW ((mbp_sap_val)65534u)
+#define V_RIGHT ((mbp_sap_val)65535u)
+#define Q_STEPS 65532u /* quantized values are 1..Q_STEPS+1 */
+#elif MBP_SCALAR == MBP_FIXED
+#define V_LEFT ((mbp_sap_val)INT32_MIN)
+#define V_NEW ((mbp_sap_val)0x40000000)
+#define V_RIGHT ((mbp_sap_val)INT32_MAX)
+#else
+#define V_LEFT ((mbp_sap_val)-FLT_MAX)
+#define V_NEW ((mbp_sap_val)2305843009213693952.0f) /* 2^61 > MBP_RANGE */
+#define V_RIGHT ((mbp_sap_val)FLT_MAX)
+#endif
+
+typedef struct {
+    mbp_world *w;
+    mbp_sap_state *s;
+    uint32_t swaps;
+    uint32_t tests;
+} run;
+
+/* ---- values ---- */
+
+#if MBP_SAP_QUANTIZED
+/* 1..Q_STEPS+1; up rounds up (maxes), else down (mins). */
+static mbp_sap_val quantize(const mbp_sap_state *s, int k, mbp_scalar v, bool up)
+{
+#if MBP_SCALAR == MBP_FIXED
+    int64_t x = (int64_t)v - s->wmin[k];
+    x = x < 0 ? 0 : (x > (int64_t)s->span[k] ? (int64_t)s->span[k] : x);
+    uint64_t p = (uint64_t)x * s->mult[k]; /* <= 65532 * 2^32 */
+    uint32_t q = (uint32_t)((up ? p + 0xFFFFFFFFu : p) >> 32);
+#else
+    mbp_scalar x = v - s->wmin[k];
+    x = x < 0.0f ? 0.0f : (x > s->span[k] ? s->span[k] : x);
+    mbp_scalar f = x * s->scale[k];
+    uint32_t q = (uint32_t)f;
+    if (up && (mbp_scalar)q < f) {
+        q++;
+    }
+#endif
+    return (mbp_sap_val)((q > Q_STEPS ? Q_STEPS : q) + 1u);
+}
+#define LO(s, k, v) quantize((s), (k), (v), false)
+#define HI(s, k, v) quantize((s), (k), (v), true)
+
+void mbp__sap_default_world(mbp_aabb *box)
+{
+#if MBP_SCALAR == MBP_FIXED
+    int64_t h = (int64_t)1024 << MBP_FIXED_FRAC_BITS;
+    mbp_scalar half = h > MBP_RANGE ? MBP_RANGE : (mbp_scalar)h;
+#else
+    mbp_scalar half = 1024.0f;
+#endif
+    for (int k = 0; k < MBP_DIM; k++) {
+        box->min[k] = -half;
+        box->max[k] = half;
+    }
+}
+#else
+#define LO(s, k, v) ((void)(s), (void)(k), (v))
+#define HI(s, k, v) ((void)(s), (void)(k), (v))
+#endif
+
+static mbp_sap_val ep_value(const mbp_world *w, const mbp_sap_state *s, int k, uint32_t e)
+{
+    const mbp_aabb *b = &w->box[e >> 1];
+    return (e & 1u) ? HI(s, k, b->max[k]) : LO(s, k, b->min[k]);
+}
+
+/* ---- the incremental sort ---- */
+
+/* True when bodies a and b overlap on every axis but k, by stored positions. */
+static inline bool other_axes(const mbp_sap_state *s, int k, uint32_t a, uint32_t b)
+{
+    for (int j = 0; j < MBP_DIM; j++) {
+        const mbp_sap_idx *p = s->pos[j];
+        if (j != k && (p[2u * a] > p[2u * b + 1u] || p[2u * b] > p[2u * a + 1u])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The endpoint at p (its new value already written) moves down into place. A min passing a max
+ * starts an overlap on axis k; a max passing a min ends one. */
+static void sift_down(run *r, int k, uint32_t p)
+{
+    mbp_sap_state *s = r->s;
+    mbp_sap_val *val = s->val[k];
+    mbp_sap_idx *id = s->id[k];
+    mbp_sap_idx *pos = s->pos[k];
+    mbp_sap_val v = val[p];
+    mbp_sap_idx e = id[p];
+    uint32_t emax = e & 1u;
+    uint32_t start = p;
+    for (;;) {
+        mbp_sap_val pv = val[p - 1u];
+        mbp_sap_idx f = id[p - 1u];
+        if (!(pv > v || (pv == v && (f & 1u) > emax))) {
+            break; /* the lower sentinel always stops here */
+        }
+        val[p] = pv;
+        id[p] = f;
+        pos[f] = (mbp_sap_idx)p;
+        if (((f ^ e) & 1u) != 0u) {
+            r->tests++;
+            if (other_axes(s, k, e >> 1, f >> 1)) {
+                if (emax) {
+                    mbp__uncandidate(r->w, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
+                } else {
+                    mbp__candidate(r->w, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
+                }
+            }
+        }
+        p--;
+    }
+    val[p] = v;
+    id[p] = e;
+    pos[e] = (mbp_sap_idx)p;
+    r->swaps += start - p;
+}
+
+/* As sift_down, upwards: a max passing a min starts an overlap; a min passing a max ends one. */
+static void sift_up(run *r, int k, uint32_t p)
+{
+    mbp_sap_state *s = r->s;
+    mbp_sap_val *val = s->val[k];
+    mbp_sap_idx *id = s->id[k];
+    mbp_sap_idx *pos = s->pos[k];
+    mbp_sap_val v = val[p];
+    mbp_sap_idx e = id[p];
+    uint32_t emax = e & 1u;
+    uint32_t start = p;
+    for (;;) {
+        mbp_sap_val nv = val[p + 1u];
+        mbp_sap_idx f = id[p + 1u];
+        if (!(nv < v || (nv == v && (f & 1u) < emax))) {
+            break; /* the upper sentinel and the placeholders always stop here */
+        }
+        val[p] = nv;
+        id[p] = f;
+        pos[f] = (mbp_sap_idx)p;
+        if (((f ^ e) & 1u) != 0u) {
+            r->tests++;
+            if (other_axes(s, k, e >> 1, f >> 1)) {
+                if (emax) {
+                    mbp__candidate(r->w, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
+                } else {
+                    mbp__uncandidate(r->w, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
+                }
+            }
+        }
+        p++;
+    }
+    val[p] = v;
+    id[p] = e;
+    pos[e] = (mbp_sap_idx)p;
+    r->swaps += p - start;
+}
+
+static void set_endpoint(run *r, int k, uint32_t e, mbp_sap_val v)
+{
+    mbp_sap_state *s = r->s;
+    uint32_t p = s->pos[k][e];
+    mbp_sap_val old = s->val[k][p];
+    s->val[k][p] = v;
+    if (v < old) {
+        sift_down(r, k, p);
+    } else if (old < v) {
+        sift_up(r, k, p);
+    }
+}
+
+/* Body i's endpoints on axis k take the values of its box. The side that grows outwards goes
+ * first, so the min never passes its own max. */
+static void update_axis(run *r, int k, uint32_t i)
+{
+    mbp_sap_state *s = r->s;
+    const mbp_aabb *b = &r->w->box[i];
+    mbp_sap_val lo = LO(s, k, b->min[k]);
+    mbp_sap_val hi = HI(s, k, b->max[k]);
+    if (k == 0 && hi - lo > s->ext) {
+        s->ext = (mbp_sap_val)(hi - lo);
+    }
+    if (hi > s->val[k][s->pos[k][2u * i + 1u]]) {
+        set_endpoint(r, k, 2u * i + 1u, hi);
+        set_endpoint(r, k, 2u * i, lo);
+    } else {
+        set_endpoint(r, k, 2u * i, lo);
+        set_endpoint(r, k, 2u * i + 1u, hi);
+    }
+}
+
+/* Drops the endpoints of removed bodies; the others keep their order. */
+static void compact(mbp_world *w, mbp_sap_state *s)
+{
+    uint32_t j = 1u;
+    for (int k = 0; k < MBP_DIM; k++) {
+        mbp_sap_val *val = s->val[k];
+        mbp_sap_idx *id = s->id[k];
+        j = 1u;
+        for (uint32_t p = 1u; p <= s->n; p++) {
+            mbp_sap_idx e = id[p];
+            if (mbp__active(w, (uint16_t)(e >> 1))) {
+                val[j] = val[p];
+                id[j] = e;
+                s->pos[k][e] = (mbp_sap_idx)j;
+                j++;
+            }
+        }
+        val[j] = V_RIGHT;
+        id[j] = 0u;
+    }
+    s->n = j - 1u;
+    s->removed = 0u;
+}
+
+/* ---- the rebuild ---- */
+
+static bool ep_less(const mbp_sap_val *v, const mbp_sap_idx *id, uint32_t i, uint32_t j)
+{
+    return v[i] < v[j] || (v[i] == v[j] && (id[i] & 1u) < (id[j] & 1u));
+}
+
+static void ep_swap(mbp_sap_val *v, mbp_sap_idx *id, uint32_t i, uint32_t j)
+{
+    mbp_sap_val tv = v[i];
+    mbp_sap_idx ti = id[i];
+    v[i] = v[j];
+    id[i] = id[j];
+    v[j] = tv;
+    id[j] = ti;
+}
+
+static void ep_sift(mbp_sap_val *v, mbp_sap_idx *id, uint32_t root, uint32_t n)
+{
+    for (;;) {
+        uint32_t child = 2u * root + 1u;
+        if (child >= n) {
+            return;
+        }
+        if (child + 1u < n && ep_less(v, id, child, child + 1u)) {
+            child++;
+        }
+        if (!ep_less(v, id, root, child)) {
+            return;
+        }
+        ep_swap(v, id, root, child);
+        root = child;
+    }
+}
+
+/* Heap sort of n endpoints: in place, O(n log n) whatever the order, no recursion. */
+static void ep_heap_sort(mbp_sap_val *v, mbp_sap_idx *id, uint32_t n)
+{
+    if (n < 2u) {
+        return;
+    }
+    for (uint32_t i = n / 2u; i-- > 0u;) {
+        ep_sift(v, id, i, n);
+    }
+    for (uint32_t end = n - 1u; end > 0u; end--) {
+        ep_swap(v, id, 0u, end);
+        ep_sift(v, id, 0u, end);
+    }
+}
+
+static void rebuild(run *r)
+{
+    mbp_world *w = r->w;
+    mbp_sap_state *s = r->s;
+    uint32_t n = s->n;
+    mbp__full_frame(w, true);
+    for (int k = 0; k < MBP_DIM; k++) {
+        mbp_sap_val *val = s->val[k];
+        mbp_sap_idx *id = s->id[k];
+        for (uint32_t p = 1u; p <= n; p++) {
+            val[p] = ep_value(w, s, k, id[p]);
+        }
+        ep_heap_sort(&val[1], &id[1], n);
+        for (uint32_t p = 1u; p <= n; p++) {
+            s->pos[k][id[p]] = (mbp_sap_idx)p;
+        }
+    }
+    /* One sweep of axis 0: every body whose min lies between a's min and a's max overlaps a
+     * there; each such pair is met once, from the body whose min comes first. */
+    const mbp_sap_val *val = s->val[0];
+    const mbp_sap_idx *id = s->id[0];
+    mbp_sap_val ext = 0;
+    for (uint32_t p = 1u; p <= n; p++) {
+        mbp_sap_idx e = id[p];
+        if (e & 1u) {
+            continue;
+        }
+        uint32_t end = s->pos[0][e + 1u];
+        if (val[end] - val[p] > ext) {
+            ext = (mbp_sap_val)(val[end] - val[p]);
+        }
+        for (uint32_t q = p + 1u; q < end; q++) {
+            mbp_sap_idx f = id[q];
+            if (f & 1u) {
+                continue;
+            }
+            r->tests++;
+            if (other_axes(s, 0, e >> 1, f >> 1)) {
+                mbp__candidate(w, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
+            }
+        }
+    }
+    s->ext = ext;
+}
+
+/* ---- hooks ---- */
+
+mbp_status mbp__sap_init(mbp_world *w)
+{
+    mbp_sap_state *s = &w->be.sap;
+    if (w->params.sap_budget == 0u) {
+        return MBP_E_PARAM;
+    }
+#if MBP_SAP_QUANTIZED
+    const mbp_aabb *wb = &w->params.sap_world;
+    if (mbp_aabb_check(wb) != MBP_OK) {
+        return MBP_E_PARAM;
+    }
+    for (int k = 0; k < MBP_DIM; k++) {
+        if (!(wb->min[k] < wb->max[k])) {
+            return MBP_E_PARAM;
+        }
+        s->wmin[k] = wb->min[k];
+#if MBP_SCALAR == MBP_FIXED
+        s->span[k] = (uint32_t)((int64_t)wb->max[k] - wb->min[k]);
+        s->mult[k] = ((uint64_t)Q_STEPS << 32) / s->span[k];
+#else
+        s->span[k] = wb->max[k] - wb->min[k];
+        s->scale[k] = (mbp_scalar)Q_STEPS / s->span[k];
+        if (!(s->scale[k] <= FLT_MAX)) {
+            return MBP_E_PARAM; /* a box so thin that the scale overflows */
+        }
+#endif
+    }
+#endif
+    s->n = 0u;
+    s->removed = 0u;
+    s->ext = 0;
+    s->swaps_last = 0u;
+    s->rebuilds = 0u;
+    for (int k = 0; k < MBP_DIM; k++) {
+        s->val[k][0] = V_LEFT;
+        s->id[k][0] = 0u;
+        s->val[k][1] = V_RIGHT;
+        s->id[k][1] = 0u;
+    }
+    return MBP_OK;
+}
+
+mbp_status mbp__sap_add(mbp_world *w, uint16_t i)
+{
+    mbp_sap_state *s = &w->be.sap;
+    /* Live and dying bodies have distinct indices, so this cannot fill; checked all the same. */
+    if (s->n + 2u > 2u * MBP_MAX_BODIES) {
+        return MBP_E_NOROOM;
+    }
+    uint32_t p = s->n + 1u;
+    for (int k = 0; k < MBP_DIM; k++) {
+        s->val[k][p] = V_NEW;
+        s->id[k][p] = (mbp_sap_idx)(2u * i);
+        s->pos[k][2u * i] = (mbp_sap_idx)p;
+        s->val[k][p + 1u] = V_NEW;
+        s->id[k][p + 1u] = (mbp_sap_idx)(2u * i + 1u);
+        s->pos[k][2u * i + 1u] = (mbp_sap_idx)(p + 1u);
+        s->val[k][p + 2u] = V_RIGHT;
+        s->id[k][p + 2u] = 0u;
+    }
+    s->n += 2u;
+    return MBP_OK;
+}
+
+mbp_status mbp__sap_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
+{
+    (void)w;
+    (void)i;
+    (void)old;
+    return MBP_OK; /* the body is dirty: the next update sorts its endpoints */
+}
+
+void mbp__sap_remove(mbp_world *w, uint16_t i)
+{
+    (void)i;
+    w->be.sap.removed++;
+}
+
+mbp_status mbp__sap_update(mbp_world *w)
+{
+    mbp_sap_state *s = &w->be.sap;
+    run r = {w, s, 0u, 0u};
+    if (s->removed != 0u) {
+        compact(w, s);
+    }
+    bool full = mbp__pairs_overflowed(w);
+    if (!full) {
+        /* At most 65535 * 65535 < 2^32. */
+        uint32_t budget = (uint32_t)w->params.sap_budget * (s->n / 2u + 1u);
+        for (uint32_t d = 0u; d < w->dirty_count; d++) {
+            uint16_t i = w->dirty[d];
+            if (!mbp__active(w, i)) {
+                continue;
+            }
+            for (int k = 0; k < MBP_DIM; k++) {
+                update_axis(&r, k, i);
+            }
+            if (r.swaps > budget) {
+                full = true;
+                break;
+            }
+        }
+    }
+    if (full) {
+        rebuild(&r);
+        s->rebuilds++;
+    }
+    s->swaps_last = r.swaps;
+    w->stats.tests = r.tests;
+    return MBP_OK;
+}
+
+void mbp__sap_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx)
+{
+    const mbp_sap_state *s = &w->be.sap;
+    mbp_sap_val lo[MBP_DIM], hi[MBP_DIM];
+    for (int k = 0; k < MBP_DIM; k++) {
+        lo[k] = LO(s, k, box->min[k]);
+        hi[k] = HI(s, k, box->max[k]);
+    }
+#if MBP_SAP_QUANTIZED
+    mbp_sap_val from = (mbp_sap_val)(lo[0] > s->ext ? lo[0] - s->ext : 0);
+#else
+    mbp_sap_val from = mbp_add_sat(lo[0], -s->ext);
+#endif
+    const mbp_sap_val *val = s->val[0];
+    const mbp_sap_idx *id = s->id[0];
+    uint32_t a = 1u, b = s->n + 1u; /* first position in [1, n + 1) with value >= from */
+    while (a < b) {
+        uint32_t mid = a + (b - a) / 2u;
+        if (val[mid] < from) {
+            a = mid + 1u;
+        } else {
+            b = mid;
+        }
+    }
+    for (uint32_t p = a; p <= s->n && !(hi[0] < val[p]); p++) {
+        mbp_sap_idx e = id[p];
+        if (e & 1u) {
+            continue;
+        }
+        bool in = !(val[s->pos[0][e + 1u]] < lo[0]);
+        for (int k = 1; in && k < MBP_DIM; k++) {
+            in = !(hi[k] < s->val[k][s->pos[k][e]]) && !(s->val[k][s->pos[k][e + 1u]] < lo[k]);
+        }
+        if (in) {
+            fn(ctx, (uint16_t)(e >> 1));
+        }
+    }
+}
+
+#endif /* MBP_WITH_SAP */

@@ -1,0 +1,284 @@
+/* mbp_sweep.c: single-axis sort and sweep, the smallest backend.
+ *
+ * How: order[] holds the bodies sorted by box min on one axis. Each update re-sorts it by
+ * insertion sort (motion is coherent, so it is nearly sorted), then sweeps it: for each body a,
+ * the bodies after it whose min is <= a's max overlap a on that axis (closed intervals) and are
+ * tested on the other axes. This forward scan finds the same pairs as a sweep with an active list
+ * (a body leaves when a later min passes its max) without keeping the list: 2 bytes per body in
+ * all. The axis is a parameter, or chosen each update as the one along which the body centres
+ * spread most (switching only for a 25% larger spread, since a switch costs a full sort).
+ *
+ * Cost per update: O(n + s) for the sort with s element moves, O(n + k) for the sweep with k the
+ * pairs overlapping on the sweep axis, O(n) to pick the axis. Worst case: the insertion sort
+ * stops after n * log2(n) moves (bodies teleporting, a new axis) and a heap sort finishes it:
+ * O(n log n), no recursion. k is n^2/2 when every body overlaps on the sweep axis (all on one
+ * line across it): choose the axis, or let it be chosen. Adds are O(1); removes are O(1), the
+ * next update compacts the array in O(n).
+ * Queries: a binary search on the sorted mins for min >= query min - (largest extent), then a
+ * scan up to the query max: O(log n + bodies in the window) when no body moved since the update;
+ * bodies that did are skipped (the core tests them), and can only widen the window.
+ */
+#include "mbp_internal.h"
+
+#if MBP_WITH_SWEEP
+
+static mbp_scalar min_of(const mbp_world *w, uint16_t body, uint8_t ax)
+{
+    return w->box[body].min[ax];
+}
+
+/* Removes bodies no longer active (removed since the last update) from order[]. */
+static void compact(mbp_world *w, mbp_sweep_state *s)
+{
+    uint16_t j = 0u;
+    for (uint16_t i = 0u; i < s->count; i++) {
+        if (mbp__active(w, s->order[i])) {
+            s->order[j++] = s->order[i];
+        }
+    }
+    s->count = j;
+    s->removed = 0u;
+}
+
+#if MBP_DIM > 1
+/* The axis along which the centres (min + max, twice the centre) spread most; the current axis
+ * is kept unless another spreads 25% more. */
+static uint8_t pick_axis(const mbp_world *w, const mbp_sweep_state *s)
+{
+#if MBP_SCALAR == MBP_FIXED
+    typedef int64_t wide;
+#else
+    typedef mbp_scalar wide;
+#endif
+    wide lo[MBP_DIM], hi[MBP_DIM];
+    if (s->count == 0u) {
+        return s->axis < MBP_DIM ? s->axis : 0u;
+    }
+    for (int k = 0; k < MBP_DIM; k++) {
+        const mbp_aabb *b = &w->box[s->order[0]];
+        lo[k] = hi[k] = (wide)b->min[k] + (wide)b->max[k];
+    }
+    for (uint16_t i = 1u; i < s->count; i++) {
+        const mbp_aabb *b = &w->box[s->order[i]];
+        for (int k = 0; k < MBP_DIM; k++) {
+            wide c = (wide)b->min[k] + (wide)b->max[k];
+            lo[k] = c < lo[k] ? c : lo[k];
+            hi[k] = c > hi[k] ? c : hi[k];
+        }
+    }
+    uint8_t best = s->axis < MBP_DIM ? s->axis : 0u;
+    wide cur = hi[best] - lo[best];
+    for (uint8_t k = 0u; k < MBP_DIM; k++) {
+        wide spread = hi[k] - lo[k];
+        if (spread > cur + cur / 4) {
+            best = k;
+            cur = spread;
+        }
+    }
+    return best;
+}
+#endif
+
+/* Insertion sort of order[] by min on ax; false when it gave up after `budget` moves (order[]
+ * is then still a permutation, partly sorted). */
+static bool insertion_sort(const mbp_world *w, mbp_sweep_state *s, uint8_t ax, uint32_t budget)
+{
+    uint16_t *o = s->order;
+    uint32_t moves = 0u;
+    for (uint16_t i = 1u; i < s->count; i++) {
+        uint16_t v = o[i];
+        mbp_scalar key = min_of(w, v, ax);
+        uint16_t j = i;
+        while (j > 0u && min_of(w, o[j - 1u], ax) > key) {
+            o[j] = o[j - 1u];
+            j--;
+        }
+        o[j] = v;
+        moves += (uint32_t)(i - j);
+        if (moves > budget) {
+            s->shifts_last = moves;
+            return false;
+        }
+    }
+    s->shifts_last = moves;
+    return true;
+}
+
+static void sift_down(const mbp_world *w, uint16_t *o, uint32_t root, uint32_t n, uint8_t ax)
+{
+    for (;;) {
+        uint32_t child = 2u * root + 1u;
+        if (child >= n) {
+            return;
+        }
+        if (child + 1u < n && min_of(w, o[child], ax) < min_of(w, o[child + 1u], ax)) {
+            child++;
+        }
+        if (!(min_of(w, o[root], ax) < min_of(w, o[child], ax))) {
+            return;
+        }
+        uint16_t t = o[root];
+        o[root] = o[child];
+        o[child] = t;
+        root = child;
+    }
+}
+
+static void heap_sort(const mbp_world *w, uint16_t *o, uint32_t n, uint8_t ax)
+{
+    if (n < 2u) {
+        return;
+    }
+    for (uint32_t i = n / 2u; i-- > 0u;) {
+        sift_down(w, o, i, n, ax);
+    }
+    for (uint32_t end = n - 1u; end > 0u; end--) {
+        uint16_t t = o[0];
+        o[0] = o[end];
+        o[end] = t;
+        sift_down(w, o, 0u, end, ax);
+    }
+}
+
+mbp_status mbp__sweep_init(mbp_world *w)
+{
+    mbp_sweep_state *s = &w->be.sweep;
+    if (w->params.sweep_axis >= MBP_DIM && w->params.sweep_axis != MBP_AXIS_AUTO) {
+        return MBP_E_PARAM;
+    }
+    s->count = 0u;
+    s->sorted = 0u;
+    s->axis = MBP_AXIS_AUTO;
+    s->removed = 0u;
+    s->ext = 0;
+    s->shifts_last = 0u;
+    s->heap_sorts = 0u;
+    return MBP_OK;
+}
+
+mbp_status mbp__sweep_add(mbp_world *w, uint16_t i)
+{
+    mbp_sweep_state *s = &w->be.sweep;
+    /* Live and dying bodies have distinct indices, so this cannot fill; checked all the same. */
+    if (s->count >= MBP_MAX_BODIES) {
+        return MBP_E_NOROOM;
+    }
+    s->order[s->count++] = i;
+    return MBP_OK;
+}
+
+mbp_status mbp__sweep_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
+{
+    (void)w;
+    (void)i;
+    (void)old;
+    return MBP_OK; /* the next update re-sorts */
+}
+
+void mbp__sweep_remove(mbp_world *w, uint16_t i)
+{
+    (void)i;
+    w->be.sweep.removed = 1u;
+}
+
+mbp_status mbp__sweep_update(mbp_world *w)
+{
+    mbp_sweep_state *s = &w->be.sweep;
+    if (s->removed) {
+        compact(w, s);
+    }
+#if MBP_DIM > 1
+    uint8_t ax = w->params.sweep_axis == MBP_AXIS_AUTO ? pick_axis(w, s) : w->params.sweep_axis;
+#else
+    uint8_t ax = 0u;
+#endif
+    uint32_t n = s->count;
+    uint32_t log2n = 1u;
+    while ((1u << log2n) < n) {
+        log2n++;
+    }
+    /* A heap sort costs about 2 n log2 n comparisons: beyond n log2 n moves, switch to it. */
+    if (ax != s->axis || !insertion_sort(w, s, ax, n * log2n + 16u)) {
+        if (ax != s->axis) {
+            s->shifts_last = 0u;
+        }
+        heap_sort(w, s->order, n, ax);
+        s->heap_sorts++;
+    }
+    s->axis = ax;
+    s->sorted = s->count;
+
+    mbp__full_frame(w, false);
+    uint32_t tests = 0u;
+    mbp_scalar ext = 0;
+    const uint16_t *o = s->order;
+    for (uint32_t i = 0u; i < n; i++) {
+        uint16_t a = o[i];
+        const mbp_aabb *ba = &w->box[a];
+        mbp_scalar hi = ba->max[ax];
+        mbp_scalar e = hi - ba->min[ax];
+        ext = e > ext ? e : ext;
+        for (uint32_t j = i + 1u; j < n; j++) {
+            uint16_t b = o[j];
+            const mbp_aabb *bb = &w->box[b];
+            if (bb->min[ax] > hi) {
+                break;
+            }
+            tests++;
+            bool in = true;
+            for (int k = 0; k < MBP_DIM; k++) {
+                if (k != ax && (ba->max[k] < bb->min[k] || bb->max[k] < ba->min[k])) {
+                    in = false;
+                    break;
+                }
+            }
+            if (in) {
+                mbp__candidate(w, a, b);
+            }
+        }
+    }
+    s->ext = ext;
+    w->stats.tests = tests;
+    return MBP_OK;
+}
+
+/* Bodies moved since the update are out of place in order[]; they are skipped, and the search
+ * treats them as "not before the key", which can only start the scan earlier. */
+static bool stale(const mbp_world *w, uint16_t i)
+{
+    return (w->flags[i] & MBP__DIRTY) != 0u;
+}
+
+void mbp__sweep_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx)
+{
+    const mbp_sweep_state *s = &w->be.sweep;
+    if (s->sorted == 0u) {
+        return; /* no update yet: every body is dirty, and the core tests those */
+    }
+    uint8_t ax = s->axis;
+    mbp_scalar from = mbp_add_sat(box->min[ax], -s->ext);
+    uint32_t lo = 0u, hi = s->sorted;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        uint16_t b = s->order[mid];
+        if (!stale(w, b) && min_of(w, b, ax) < from) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    for (uint32_t i = lo; i < s->sorted; i++) {
+        uint16_t b = s->order[i];
+        if (stale(w, b)) {
+            continue;
+        }
+        if (min_of(w, b, ax) > box->max[ax]) {
+            break;
+        }
+        if (w->box[b].max[ax] >= box->min[ax]) {
+            fn(ctx, b);
+        }
+    }
+}
+
+#endif /* MBP_WITH_SWEEP */

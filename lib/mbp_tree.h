@@ -1,0 +1,41 @@
+/* mbp_tree.h: the state of the dynamic AABB tree backend (mbp_tree.c). Plain data, in the world.
+ *
+ * RAM: (2 * MBP_MAX_BODIES - 1) nodes of one box plus 8 bytes, plus 2 + 4 * MBP_DIM bytes per
+ * body: about 58 bytes per body in 2D, 78 in 3D (4-byte scalars).
+ */
+#ifndef MBP_TREE_H
+#define MBP_TREE_H
+
+#define MBP_TREE_NODES (2 * MBP_MAX_BODIES - 1)
+#define MBP_TREE_NULL 0xFFFFu /* no node */
+
+typedef struct mbp_tree_node {
+    mbp_aabb box;    /* leaf: the body's fat box; inner node: the union of its children's */
+    uint16_t parent; /* MBP_TREE_NULL at the root; a free node: the next free node */
+    uint16_t child1; /* MBP_TREE_NULL for a leaf */
+    uint16_t child2; /* leaf: the body index */
+    uint8_t height;  /* 0 for a leaf; 0xFF marks a free node */
+} mbp_tree_node;
+
+typedef struct mbp_tree_state {
+    mbp_tree_node node[MBP_TREE_NODES];
+    uint16_t leaf[MBP_MAX_BODIES];          /* body -> its leaf, MBP_TREE_NULL before insertion */
+    mbp_scalar disp[MBP_MAX_BODIES][MBP_DIM]; /* min corner moved since the last update */
+    uint16_t root;
+    uint16_t free_head;
+    uint16_t stack_cap; /* walks use min(stack_cap, MBP_TREE_STACK) entries; tests lower it */
+    /* Counters, for tests and benchmarks. */
+    uint32_t inserts;   /* last update: leaves inserted or re-inserted */
+    uint32_t overflows; /* last update: walks that hit the stack cap (update returned NOROOM) */
+    uint32_t rebuilds;  /* since init: full frames (see mbp_tree.c) */
+    uint32_t fat_pairs; /* pairs of overlapping fat boxes counted by the last full frame */
+    bool synced;        /* the pair set holds exactly the fat candidates: incremental frames */
+} mbp_tree_state;
+
+/* For tests: the height of the tree (0 when empty or one leaf), and a full check of its
+ * invariants (links, boxes, heights, AVL balance, leaf count, free list). */
+struct mbp_world;
+uint32_t mbp__tree_height(const struct mbp_world *w);
+bool mbp__tree_valid(const struct mbp_world *w);
+
+#endif /* MBP_TREE_H */

@@ -1,0 +1,175 @@
+# mk/bench.mk: make bench, make size, make demo. Included at the end of the top-level Makefile
+# (it uses LIB_SRC, LIB_HDR, WARN and mk/targets.mk from there). docs/bench.md explains the
+# numbers; none of this is a test and nothing here asserts a speed.
+#
+#   make bench                   every compiled backend, every scene, on the host (n = 16..4096)
+#                                and under QEMU on mps2-an386 (n = 64, 256, 1024) and the
+#                                microbit (n = 32); writes build/bench.csv, prints a table and,
+#                                with gnuplot, build/bench.svg (time per frame against n)
+#   make bench TARGET=host       one platform only (or TARGET=mps2-an386, TARGET=microbit)
+#   make bench SCENE=file        replays a recorded scene on the host (format: docs/bench.md);
+#                                writes build/bench-scene.csv
+#   make size                    flash and RAM per backend, Cortex-M0 and M4: build/size.csv
+#   make demo [BACKEND=sap] [TARGET=host]
+#                                the example of examples/demo/ on mps2-an386 (or the host);
+#                                writes build/demo.svg
+
+BENCH_HOST_NS ?= 16 64 256 1024 4096
+BENCH_M4_NS   ?= 64 256 1024
+BENCH_M0_NS   ?= 32
+BENCH_QEMU_TIMEOUT ?= 600
+BENCH_SRC := tools/bench/bench.c tools/bench/scene.c
+BENCH_HDR := tools/bench/bench.h config/mbp_config_bench.h config/mbp_config_bench_m0.h
+BENCH_HOST_CFLAGS := -std=c99 -O2 -g -ffp-contract=off $(WARN) -Ilib -Iport -Iconfig \
+                     -Itools/bench -DBENCH_HOST -DBENCH_MAX_FRAMES=100000u
+# Platforms make bench runs: TARGET alone when given.
+BENCH_PLATFORMS := $(if $(TARGET),$(TARGET),host mps2-an386 microbit)
+HAVE_CROSS = $(shell command -v arm-none-eabi-gcc >/dev/null 2>&1 && \
+                     command -v qemu-system-arm >/dev/null 2>&1 && echo yes)
+
+# ---- make bench ----
+
+# One host program per n: the world's capacity is the scene's n, as a user would set it.
+build/bench/host-%/bench: $(LIB_SRC) $(LIB_HDR) $(BENCH_SRC) $(BENCH_HDR) tools/bench/replay.c \
+                          $(HOST_PORT_SRCS)
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_HOST_CFLAGS) -DMBP_CONFIG_FILE='"mbp_config_bench.h"' -DBENCH_N=$* \
+	  $(LIB_SRC) $(BENCH_SRC) tools/bench/replay.c $(HOST_PORT_SRCS) -o $@
+
+.PHONY: bench bench-platform-host bench-platform-mps2-an386 bench-platform-microbit
+ifeq ($(SCENE),)
+bench:
+	@mkdir -p build/bench
+	@rm -f build/bench/*.rows
+	@for p in $(BENCH_PLATFORMS); do \
+	  $(MAKE) --no-print-directory -s TARGET= bench-platform-$$p || exit 1; \
+	done
+	@{ echo "backend,scene,n,platform,ns_per_frame,instr_per_frame,pairs_per_frame,ok,ram_bytes_per_body"; \
+	   for p in $(BENCH_PLATFORMS); do cat build/bench/$$p.rows 2>/dev/null; done; } > build/bench.csv
+	@tools/bench/table.sh build/bench.csv
+	@echo "wrote build/bench.csv"
+	@tools/bench/plot.sh build/bench.csv build/bench.svg
+else
+bench: build/bench/host-replay/bench
+	@mkdir -p build/bench
+	@echo "backend,scene,n,platform,ns_per_frame,instr_per_frame,pairs_per_frame,ok,ram_bytes_per_body" \
+	  > build/bench-scene.csv
+	@set -o pipefail; ./$< -s '$(SCENE)' | tools/bench/rows.sh >> build/bench-scene.csv
+	@tools/bench/table.sh build/bench-scene.csv
+	@echo "wrote build/bench-scene.csv"
+endif
+
+# A recorded scene can hold any number of bodies: this capacity bounds the distinct ids.
+BENCH_REPLAY_N ?= 4096
+build/bench/host-replay/bench: build/bench/host-$(BENCH_REPLAY_N)/bench
+	@mkdir -p $(@D)
+	@cp $< $@
+
+bench-platform-host: $(foreach n,$(BENCH_HOST_NS),build/bench/host-$(n)/bench)
+	@for n in $(BENCH_HOST_NS); do \
+	  echo "bench: host, n=$$n"; \
+	  set -o pipefail; ./build/bench/host-$$n/bench | tools/bench/rows.sh >> build/bench/host.rows || exit 1; \
+	done
+
+# A QEMU machine: one image per n, built by a sub-make in that machine's mode (below).
+bench-platform-mps2-an386 bench-platform-microbit: bench-platform-%:
+	@if [ "$(HAVE_CROSS)" != yes ]; then \
+	  echo "bench: $*: skipped (needs arm-none-eabi-gcc and qemu-system-arm: make deps)"; \
+	else \
+	  set -o pipefail; for n in $(if $(filter microbit,$*),$(BENCH_M0_NS),$(BENCH_M4_NS)); do \
+	    echo "bench: $*, n=$$n (QEMU)"; \
+	    if ! $(MAKE) --no-print-directory -s TARGET=$* BENCH_N=$$n BUILD_DIR=build/bench/n$$n \
+	      MBP_CONFIG=$(if $(filter microbit,$*),bench_m0,bench) bench-image \
+	      > build/bench/$*-n$$n.log 2>&1; then \
+	      echo "bench: $*, n=$$n: skipped, the image does not build (RAM?): build/bench/$*-n$$n.log"; \
+	      tail -3 build/bench/$*-n$$n.log; continue; \
+	    fi; \
+	    $(MAKE) --no-print-directory -s TARGET=$* BENCH_N=$$n BUILD_DIR=build/bench/n$$n \
+	      MBP_CONFIG=$(if $(filter microbit,$*),bench_m0,bench) bench-run 2>&1 \
+	      | tools/bench/rows.sh >> build/bench/$*.rows || exit 1; \
+	  done; \
+	fi
+
+# ---- make size ----
+
+.PHONY: size size-platform
+size:
+	@if [ "$(HAVE_CROSS)" != yes ]; then \
+	  echo "size: needs arm-none-eabi-gcc (make deps)"; exit 1; fi
+	@mkdir -p build/size
+	@echo "backend,target,config,flash_bytes,ram_bytes,bytes_per_body" > build/size.csv
+	@for t in microbit mps2-an386; do \
+	  $(MAKE) --no-print-directory -s TARGET=$$t size-platform >> build/size.csv || exit 1; \
+	done
+	@tools/bench/size-table.sh build/size.csv
+	@echo "wrote build/size.csv"
+
+# ---- make demo ----
+
+DEMO_TARGET  := $(if $(TARGET),$(TARGET),mps2-an386)
+DEMO_NAME    := $(if $(BACKEND),$(BACKEND),default)
+DEMO_BACKEND_FLAG = $(if $(BACKEND),-DDEMO_BACKEND=MBP_$(shell echo '$(BACKEND)' | tr a-z A-Z))
+DEMO_SRC := examples/demo/demo.c examples/demo/svg.c
+DEMO_HDR := examples/demo/svg.h
+
+.PHONY: demo demo-image demo-run demo-check
+demo-check:
+	@[ -z "$(BACKEND)" ] || case " brute sweep sap grid hash hgrid tree " in *" $(BACKEND) "*) ;; \
+	  *) echo "demo: BACKEND=$(BACKEND): use one of brute sweep sap grid hash hgrid tree"; exit 1;; esac
+ifeq ($(DEMO_TARGET),host)
+build/demo/host/demo-$(DEMO_NAME): $(LIB_SRC) $(LIB_HDR) $(DEMO_SRC) $(DEMO_HDR) $(HOST_PORT_SRCS)
+	@mkdir -p $(@D)
+	$(CC) -std=c99 -O2 -g $(WARN) -Ilib -Iport -Iconfig -Iexamples/demo \
+	  -DMBP_CONFIG_FILE='"mbp_config_2d_float.h"' $(DEMO_BACKEND_FLAG) \
+	  $(LIB_SRC) $(DEMO_SRC) $(HOST_PORT_SRCS) -o $@
+demo: demo-check build/demo/host/demo-$(DEMO_NAME)
+	@./build/demo/host/demo-$(DEMO_NAME) > build/demo.out; st=$$?; tools/bench/demo-out.sh build/demo.out build/demo.svg; exit $$st
+else
+demo: demo-check
+	@if [ "$(HAVE_CROSS)" != yes ]; then \
+	  echo "demo: needs arm-none-eabi-gcc and qemu-system-arm (make deps), or TARGET=host"; \
+	  exit 1; fi
+	@$(MAKE) --no-print-directory -s TARGET=$(DEMO_TARGET) MBP_CONFIG=2d_float \
+	  BUILD_DIR=build/demo demo-image
+	@$(MAKE) --no-print-directory -s TARGET=$(DEMO_TARGET) MBP_CONFIG=2d_float \
+	  BUILD_DIR=build/demo demo-run > build/demo.out; st=$$?; \
+	  tools/bench/demo-out.sh build/demo.out build/demo.svg; exit $$st
+endif
+
+# ---- inside a sub-make for one QEMU machine (TARGET set: mk/targets.mk's variables) ----
+ifneq ($(filter-out host,$(TARGET)),)
+
+ifneq ($(BENCH_N),)
+CROSS_CFLAGS += -Itools/bench -DBENCH_N=$(BENCH_N) -DBENCH_PLATFORM='"$(TARGET)"' \
+                -DBENCH_WARMUP=3u -DBENCH_FRAMES=5u -DBENCH_RUNS=1u
+endif
+
+$(CROSS_BUILD)/bench.elf: $(call cross_objs,$(LIB_SRC) $(BENCH_SRC)) $(CROSS_PORT_OBJS)
+	$(cross_link)
+.PHONY: bench-image bench-run
+bench-image: $(CROSS_BUILD)/bench.elf
+bench-run:
+	@$(call cross_run,$(CROSS_BUILD)/bench.elf,$(BENCH_QEMU_TIMEOUT))
+
+# The demo: one object per backend choice, so switching BACKEND rebuilds only main.
+$(CROSS_BUILD)/demo-$(DEMO_NAME).o: examples/demo/demo.c $(DEMO_HDR) $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(CROSS_CC) $(CROSS_CFLAGS) -Iexamples/demo $(DEMO_BACKEND_FLAG) -c $< -o $@
+$(call cross_objs,examples/demo/svg.c): CROSS_CFLAGS += -Iexamples/demo
+$(CROSS_BUILD)/demo-$(DEMO_NAME).elf: $(CROSS_BUILD)/demo-$(DEMO_NAME).o \
+    $(call cross_objs,$(LIB_SRC) examples/demo/svg.c) $(CROSS_PORT_OBJS)
+	$(cross_link)
+demo-image: $(CROSS_BUILD)/demo-$(DEMO_NAME).elf
+demo-run:
+	@$(call cross_run,$(CROSS_BUILD)/demo-$(DEMO_NAME).elf,120)
+
+# make size: per backend alone and all together, two capacities; see tools/bench/size.sh.
+size-platform:
+	@CC='$(CROSS_CC)' SIZE='$(CROSS_SIZE)' NM='$(CROSS_NM)' \
+	  CFLAGS='$(TARGET_CPU_FLAGS) -std=c99 -Os -ffreestanding -fno-common -ffunction-sections -fdata-sections $(WARN) $(CROSS_FREESTANDING_INC) -Ilib -Iport -DMBP_PORT_INSN_PER_TICK_NUM=$(TARGET_INSN_PER_TICK_NUM) -DMBP_PORT_INSN_PER_TICK_SHIFT=$(TARGET_INSN_PER_TICK_SHIFT)' \
+	  LDFLAGS='$(CROSS_LDFLAGS)' LDLIBS='$(CROSS_LDLIBS)' \
+	  tools/bench/size.sh '$(if $(filter microbit,$(TARGET)),cortex-m0,cortex-m4)' \
+	    '$(if $(filter microbit,$(TARGET)),fixed,float)' build/size/$(TARGET) \
+	    '$(LIB_SRC)' '$(CROSS_PORT_SRCS)'
+
+endif

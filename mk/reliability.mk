@@ -1,0 +1,85 @@
+# mk/reliability.mk: the reliability checks of issue 8 that are cheap enough for CI.
+# Included at the end of the top-level Makefile (it uses LIB_SRC, TEST_SRC, HOST_CFLAGS, ...).
+#
+#   make test-sanitize        the host suite under AddressSanitizer + UndefinedBehaviorSanitizer,
+#                             4 configs; any report aborts the run and counts as a failure
+#   make test-valgrind        the normal host binaries under valgrind (VALGRIND_CONFIGS)
+#   make fuzz [FUZZ_SECONDS=60] [FUZZ_CONFIGS=...]
+#                             libFuzzer: every compiled backend against brute force, each config
+#                             for FUZZ_SECONDS; fails on any finding (saved in build/fuzz-<c>/)
+#   make check-freestanding   tools/check-freestanding.sh (nm, headers, recursion)
+#
+# Each suite prints "<name>: N passed, N failed" lines like `make test`; a sanitizer or valgrind
+# report after a clean summary is turned into a failed line by tools/suite.sh.
+
+SAN_CC    ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo gcc)
+SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+# The same sources and flags as the host suite, minus -Werror: a warning only one compiler
+# gives should not hide the run-time checks (the gcc host build keeps -Werror).
+SAN_CFLAGS := $(filter-out -O2 -Werror,$(HOST_CFLAGS)) -O1 $(SAN_FLAGS) \
+              $(if $(findstring clang,$(SAN_CC)),-Wno-string-conversion)
+# detect_leaks: the library never allocates, but the harness must not either.
+SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1 \
+             UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+build/san-%/run: $(LIB_SRC) $(TEST_SRC) build/test_list.inc $(LIB_HDR) $(wildcard tests/*.h) $(HOST_PORT_SRCS)
+	@mkdir -p $(@D)
+	$(SAN_CC) $(SAN_CFLAGS) -DMBP_CONFIG_FILE='"mbp_config_$*.h"' \
+	  -DMBP_TEST_PLATFORM='"asan-$(subst _,-,$*)"' $(HOST_TEST_FLAGS) \
+	  $(LIB_SRC) $(TEST_SRC) $(HOST_PORT_SRCS) -o $@
+
+.PHONY: test-sanitize
+test-sanitize: $(foreach c,$(HOST_CONFIGS),build/san-$(c)/run)
+	@{ for c in $(HOST_CONFIGS); do \
+	     $(SAN_ENV) tools/suite.sh asan-$${c/_/-} ./build/san-$$c/run; \
+	   done; } | tee build/sanitize.log
+	@tools/total.sh build/sanitize.log
+
+# ---- valgrind on the normal host binaries ----
+VALGRIND_CONFIGS ?= 2d_fixed 3d_float
+VALGRIND := valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite
+
+.PHONY: test-valgrind
+test-valgrind: $(foreach c,$(VALGRIND_CONFIGS),build/host-$(c)/run)
+	@command -v valgrind >/dev/null || { echo "valgrind: 0 passed, 1 failed (valgrind not installed)"; exit 1; }
+	@{ for c in $(VALGRIND_CONFIGS); do \
+	     tools/suite.sh valgrind-$${c/_/-} $(VALGRIND) ./build/host-$$c/run \
+	       | sed 's/^host-/valgrind-host-/'; \
+	   done; } | tee build/valgrind.log
+	@tools/total.sh build/valgrind.log
+
+# ---- libFuzzer: tests/fuzz/ ----
+# One binary per config; the first input byte picks the backend among those compiled in.
+# fuzz_small is a tiny world (tests/fuzz/) where full bodies, pairs, events and backend storage
+# are reachable in a short input.
+FUZZ_SECONDS ?= 60
+FUZZ_CONFIGS ?= fuzz_small 2d_fixed 2d_float 3d_fixed 3d_float
+FUZZ_CC      ?= clang
+FUZZ_SRC     := tests/fuzz/fuzz_ops.c tests/fuzz/ops.c
+FUZZ_CFLAGS  := $(filter-out -O2 -Werror,$(HOST_CFLAGS)) -O1 -Itests/fuzz \
+                -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
+
+build/fuzz-%/fuzz: $(LIB_SRC) $(FUZZ_SRC) $(LIB_HDR) tests/fuzz/ops.h $(wildcard tests/fuzz/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -DMBP_CONFIG_FILE='"mbp_config_$*.h"' $(LIB_SRC) $(FUZZ_SRC) -o $@
+
+.PHONY: fuzz fuzz-build
+fuzz-build: $(foreach c,$(FUZZ_CONFIGS),build/fuzz-$(c)/fuzz)
+
+# The corpus in tests/fuzz/corpus/ is read, never written: new inputs go to build/fuzz-<c>/corpus.
+fuzz: fuzz-build
+	@fail=0; for c in $(FUZZ_CONFIGS); do \
+	  d=build/fuzz-$$c; mkdir -p $$d/corpus $$d/findings; \
+	  if ./$$d/fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
+	       -print_final_stats=1 -artifact_prefix=$$d/findings/ $$d/corpus tests/fuzz/corpus \
+	       >$$d/log 2>&1; then \
+	    echo "fuzz-$${c//_/-}: 1 passed, 0 failed ($$(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' $$d/log | grep -o '[0-9]*$$') runs)"; \
+	  else \
+	    tail -n 40 $$d/log; ls $$d/findings; \
+	    echo "fuzz-$${c//_/-}: 0 passed, 1 failed (input in $$d/findings/)"; fail=1; \
+	  fi; \
+	done; exit $$fail
+
+.PHONY: check-freestanding
+check-freestanding:
+	@tools/check-freestanding.sh

@@ -1,0 +1,706 @@
+/* ops.c: the decoder and checker of ops.h. No C library: it also runs on the QEMU targets
+ * (tests/test_regress.c includes this file).
+ *
+ * Input layout: byte 0 picks the backend, byte 1 tweaks its parameters, then each operation is
+ * an opcode byte followed by its arguments; a missing byte reads as 0, and the run ends when
+ * the input does. Coordinates are mostly small multiples of 1/2 (so bodies overlap and touch),
+ * sometimes a special value (0, -0, the range and one step past it, NaN, infinities, denormals,
+ * INT32_MIN) or 32 raw bits.
+ */
+#include "ops.h"
+#include "mbp_internal.h" /* mbp__sort_pairs: the library's heap sort, no qsort on the targets */
+
+typedef struct {
+    const uint8_t *p;
+    size_t n, i;
+} reader;
+
+static uint8_t u8(reader *r)
+{
+    return r->i < r->n ? r->p[r->i++] : 0u;
+}
+
+static uint16_t u16(reader *r)
+{
+    uint16_t lo = u8(r);
+    return (uint16_t)(lo | (uint16_t)(u8(r) << 8));
+}
+
+static uint32_t u32(reader *r)
+{
+    uint32_t lo = u16(r);
+    return lo | (uint32_t)u16(r) << 16;
+}
+
+/* ---- scalars ---- */
+
+#if MBP_SCALAR == MBP_FIXED
+static mbp_scalar halves(int32_t i)
+{
+    return (mbp_scalar)(((int64_t)i * ((int64_t)1 << MBP_FIXED_FRAC_BITS)) / 2);
+}
+static mbp_scalar from_bits(uint32_t b)
+{
+    return (mbp_scalar)(int64_t)(b >= 0x80000000u ? (int64_t)b - 0x100000000LL : (int64_t)b);
+}
+/* One raw step (1 unit of the last place), wrapping as the caller's garbage may. */
+static mbp_scalar step(mbp_scalar s, int32_t d)
+{
+    return from_bits((uint32_t)s + (uint32_t)d);
+}
+static mbp_scalar add(mbp_scalar a, mbp_scalar b)
+{
+    return from_bits((uint32_t)a + (uint32_t)b);
+}
+static const uint32_t k_special[] = {0u,          1u,          0xFFFFFFFFu, 0x3FFFFFFFu,
+                                     0xC0000001u, 0x40000000u, 0xC0000000u, 0x7FFFFFFFu,
+                                     0x80000000u, 0x20000000u, 0x00010000u, 0xFFFF0000u};
+#else
+typedef union {
+    float f;
+    uint32_t u;
+} fbits;
+static mbp_scalar halves(int32_t i)
+{
+    return (float)i * 0.5f;
+}
+static mbp_scalar from_bits(uint32_t b)
+{
+    fbits x;
+    x.u = b;
+    return x.f;
+}
+/* The d-th float next to s (in bit order), for values a hair apart. */
+static mbp_scalar step(mbp_scalar s, int32_t d)
+{
+    fbits x;
+    x.f = s;
+    return from_bits(x.u + (uint32_t)d);
+}
+static mbp_scalar add(mbp_scalar a, mbp_scalar b)
+{
+    return a + b;
+}
+static const uint32_t k_special[] = {
+    0x00000000u, 0x80000000u, 0x00000001u, 0x00800000u, /* 0, -0, smallest denormal, FLT_MIN */
+    0x5D800000u, 0xDD800000u, 0x5D800001u, 0xDD800001u, /* +-2^60 (the range), one step past */
+    0x7F7FFFFFu, 0xFF7FFFFFu, 0x7F800000u, 0xFF800000u, /* +-FLT_MAX, +-infinity */
+    0x7FC00000u, 0x7F800001u, 0xFFC00000u, 0x0DA24260u  /* NaN, signalling NaN, -NaN, 1e-30 */
+};
+#endif
+#define N_SPECIAL (sizeof k_special / sizeof k_special[0])
+
+static mbp_scalar coord(reader *r)
+{
+    uint8_t m = u8(r);
+    switch (m >> 5) {
+    case 5:
+        return from_bits(k_special[u8(r) % N_SPECIAL]);
+    case 6:
+        return from_bits(u32(r));
+    case 7:
+        return step(halves((int8_t)u8(r)), (int32_t)(m & 3u) - 1);
+    default:
+        return halves((int8_t)u8(r) / 2);
+    }
+}
+
+/* Mostly a size of 0..7.5 units; sometimes anything (negative, NaN: a bad box). */
+static mbp_scalar extent(reader *r)
+{
+    uint8_t m = u8(r);
+    return m < 0xF0u ? halves((int32_t)(m % 16u)) : coord(r);
+}
+
+/* Boxes and points always take three axes' bytes (2D drops the third), so an input is the same
+ * sequence of operations in 2D and 3D. */
+static void read_box(reader *r, mbp_aabb *b)
+{
+    for (int k = 0; k < 3; k++) {
+        mbp_scalar lo = coord(r), hi = add(lo, extent(r));
+        if (k < MBP_DIM) {
+            b->min[k] = lo;
+            b->max[k] = hi;
+        }
+    }
+}
+
+static void read_point(reader *r, mbp_scalar p[MBP_DIM])
+{
+    for (int k = 0; k < 3; k++) {
+        mbp_scalar v = coord(r);
+        if (k < MBP_DIM) {
+            p[k] = v;
+        }
+    }
+}
+
+/* ---- state of a run ---- */
+
+#define NH (2u * MBP_MAX_BODIES + 2u)
+typedef struct {
+    mbp_body w, r; /* the same body in both worlds (the same index; generations differ) */
+} handles;
+
+static handles g_h[NH];
+static uint32_t g_nh;
+/* Reported pairs, sorted: [world][this update or the previous one]. */
+static mbp_pair g_pairs[2][2][MBP_MAX_PAIRS];
+static uint32_t g_np[2][2];
+static uint32_t g_cur;
+static bool g_sync; /* both worlds reported the same pairs at the last update */
+static uint16_t g_qw[MBP_MAX_BODIES], g_qr[MBP_MAX_BODIES], g_qall[MBP_MAX_BODIES];
+static mbp_hit g_hw[MBP_MAX_BODIES], g_hr[MBP_MAX_BODIES], g_hall[MBP_MAX_BODIES];
+static const char *g_why;
+static uint32_t g_updates;
+
+uint32_t fuzz_ops_updates(void)
+{
+    return g_updates;
+}
+
+#define FAIL(msg) (g_why = (msg), false)
+
+static handles pick(reader *r)
+{
+    uint8_t b = u8(r);
+    handles h = {{0u, 0u}, {0u, 0u}};
+    uint32_t j = b % (g_nh + 2u);
+    if (j < g_nh) {
+        return g_h[j];
+    }
+    if (j == g_nh && g_nh > 0u) { /* a forged handle: right index, wrong generation */
+        h = g_h[b % g_nh];
+        h.w.gen ^= 0x5A5Au;
+        h.r.gen ^= 0x5A5Au;
+    } else if (b & 1u) { /* an index past the world */
+        h.w.slot1 = h.r.slot1 = (uint16_t)(MBP_MAX_BODIES + 1u);
+        h.w.gen = h.r.gen = 1u;
+    }
+    return h;
+}
+
+/* Keeps the live handles and every fourth stale one (stale handles must stay refused). */
+static void compact(const mbp_world *w)
+{
+    uint32_t k = 0;
+    for (uint32_t j = 0; j < g_nh; j++) {
+        if (mbp_valid(w, g_h[j].w) || j % 4u == 0u) {
+            g_h[k++] = g_h[j];
+        }
+    }
+    g_nh = k;
+}
+
+static void track(const mbp_world *w, mbp_body hw, mbp_body hr)
+{
+    if (g_nh == NH) {
+        compact(w); /* at most MBP_MAX_BODIES are live: this frees room */
+    }
+    if (g_nh < NH) {
+        g_h[g_nh].w = hw;
+        g_h[g_nh].r = hr;
+        g_nh++;
+    }
+}
+
+static bool pair_less(mbp_pair a, mbp_pair b)
+{
+    return a.a < b.a || (a.a == b.a && a.b < b.b);
+}
+
+static bool pair_eq(mbp_pair a, mbp_pair b)
+{
+    return a.a == b.a && a.b == b.b;
+}
+
+static bool has(const mbp_pair *v, uint32_t n, mbp_pair p)
+{
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        uint32_t m = lo + (hi - lo) / 2u;
+        if (pair_eq(v[m], p)) {
+            return true;
+        }
+        if (pair_less(v[m], p)) {
+            lo = m + 1u;
+        } else {
+            hi = m;
+        }
+    }
+    return false;
+}
+
+static bool sorted_unique(const mbp_pair *v, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++) {
+        if (v[k].a >= v[k].b || v[k].b >= MBP_MAX_BODIES || (k > 0u && !pair_less(v[k - 1u], v[k]))) {
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool documented(mbp_status st, uint32_t allowed)
+{
+    return ((uint32_t)st < 32u) && ((allowed >> (uint32_t)st) & 1u) != 0u;
+}
+#define S(x) (1u << (uint32_t)(x))
+#define ST_ADD (S(MBP_OK) | S(MBP_E_BADBOX) | S(MBP_E_RANGE) | S(MBP_E_FULL) | S(MBP_E_NOROOM))
+#define ST_MOVE (S(MBP_OK) | S(MBP_E_STALE) | S(MBP_E_BADBOX) | S(MBP_E_RANGE) | S(MBP_E_NOROOM))
+#define ST_HANDLE (S(MBP_OK) | S(MBP_E_STALE))
+#define ST_UPDATE (S(MBP_OK) | S(MBP_E_PAIRS_FULL) | S(MBP_E_EVENTS_FULL) | S(MBP_E_NOROOM))
+#define ST_QUERY (S(MBP_OK) | S(MBP_E_TRUNCATED) | S(MBP_E_BADBOX) | S(MBP_E_RANGE))
+#define ST_RAY1 (S(MBP_OK) | S(MBP_E_BADBOX) | S(MBP_E_RANGE))
+
+/* Result of comparing one call in both worlds. */
+typedef enum { SAME, NOROOM_STOP, DIFFER } verdict;
+
+static verdict compare(mbp_status sw, mbp_status sr, uint32_t allowed)
+{
+    if (!documented(sw, allowed) || !documented(sr, allowed & ~S(MBP_E_NOROOM))) {
+        g_why = "a status that the call does not document";
+        return DIFFER;
+    }
+    if (sw == MBP_E_NOROOM && sr == MBP_OK) {
+        return NOROOM_STOP;
+    }
+    if (sw != sr) {
+        g_why = "the backend and brute force returned different statuses";
+        return DIFFER;
+    }
+    return SAME;
+}
+
+/* Copies the world's pairs into g_pairs[s][g_cur], sorted, and checks the counters. */
+static bool collect(const mbp_world *w, uint32_t s)
+{
+    mbp_pair *v = g_pairs[s][g_cur];
+    uint32_t n = 0, it = 0;
+    mbp_pair p;
+    while (mbp_next_pair(w, &it, &p)) {
+        if (n == MBP_MAX_PAIRS) {
+            return FAIL("more pairs walked than MBP_MAX_PAIRS");
+        }
+        v[n++] = p;
+    }
+    mbp__sort_pairs(v, n);
+    g_np[s][g_cur] = n;
+    if (n != mbp_pair_count(w) || n != mbp_get_stats(w)->pairs) {
+        return FAIL("pairs walked, mbp_pair_count and stats.pairs disagree");
+    }
+    if (!sorted_unique(v, n)) {
+        return FAIL("a pair twice, with a >= b, or past MBP_MAX_BODIES");
+    }
+    for (uint32_t k = 0; k < n; k++) {
+        if (mbp_handle(w, v[k].a).slot1 == 0u || mbp_handle(w, v[k].b).slot1 == 0u) {
+            return FAIL("a pair with a body that is not live");
+        }
+    }
+    return true;
+}
+
+/* The events of world s are the difference between its pairs now and at the previous update. */
+static bool events_ok(const mbp_world *w, uint32_t s)
+{
+    const mbp_pair *cur = g_pairs[s][g_cur], *prev = g_pairs[s][g_cur ^ 1u];
+    uint32_t nc = g_np[s][g_cur], np = g_np[s][g_cur ^ 1u];
+    const mbp_stats *st = mbp_get_stats(w);
+    uint32_t nb, ne;
+    const mbp_pair *b = mbp_begun(w, &nb), *e = mbp_ended(w, &ne);
+    if (nb != st->begun || ne != st->ended) {
+        return FAIL("event list lengths differ from stats.begun/ended");
+    }
+    if (!sorted_unique(b, nb) || !sorted_unique(e, ne)) {
+        return FAIL("events not strictly ascending or not valid pairs");
+    }
+    uint32_t diff = 0;
+    for (uint32_t k = 0; k < nc; k++) {
+        diff += has(prev, np, cur[k]) ? 0u : 1u;
+    }
+    for (uint32_t k = 0; k < np; k++) {
+        diff += has(cur, nc, prev[k]) ? 0u : 1u;
+    }
+    for (uint32_t k = 0; k < nb; k++) {
+        if (!has(cur, nc, b[k]) || has(prev, np, b[k])) {
+            return FAIL("a begun event for a pair that did not begin");
+        }
+    }
+    for (uint32_t k = 0; k < ne; k++) {
+        if (has(cur, nc, e[k]) || !has(prev, np, e[k])) {
+            return FAIL("an ended event for a pair that did not end");
+        }
+    }
+    if (nb + ne + st->lost_events != diff) {
+        return FAIL("events stored + lost_events differ from the pairs that began and ended");
+    }
+    return true;
+}
+
+static bool subset(const mbp_pair *a, uint32_t na, const mbp_pair *b, uint32_t nb)
+{
+    for (uint32_t k = 0; k < na; k++) {
+        if (!has(b, nb, a[k])) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* After an update in both worlds. Returns false on a finding; *stop on MBP_E_NOROOM. */
+static bool check_update(mbp_world *w, mbp_world *ref, mbp_status sw, mbp_status sr, bool *stop)
+{
+    if (!documented(sw, ST_UPDATE) || !documented(sr, ST_UPDATE & ~S(MBP_E_NOROOM))) {
+        return FAIL("mbp_update returned an undocumented status");
+    }
+    if (sw == MBP_E_NOROOM) {
+        *stop = true;
+        return true;
+    }
+    if (!collect(w, 0u) || !collect(ref, 1u) || !events_ok(w, 0u) || !events_ok(ref, 1u)) {
+        return false;
+    }
+    const mbp_stats *tw = mbp_get_stats(w), *tr = mbp_get_stats(ref);
+    if ((sw == MBP_E_PAIRS_FULL) != (tw->lost_pairs != 0u) ||
+        (sr == MBP_E_PAIRS_FULL) != (tr->lost_pairs != 0u)) {
+        return FAIL("MBP_E_PAIRS_FULL without lost_pairs, or lost_pairs without the status");
+    }
+    if (sw == MBP_OK && tw->lost_events != 0u) {
+        return FAIL("lost_events but MBP_OK");
+    }
+    const mbp_pair *pw = g_pairs[0][g_cur], *pr = g_pairs[1][g_cur];
+    uint32_t nw = g_np[0][g_cur], nr = g_np[1][g_cur];
+    bool full_w = sw == MBP_E_PAIRS_FULL, full_r = sr == MBP_E_PAIRS_FULL;
+    if (!full_w && !full_r) {
+        if (nw != nr || !subset(pw, nw, pr, nr)) {
+            return FAIL("pairs differ from brute force");
+        }
+        if (g_sync && sw != sr) {
+            return FAIL("same pairs before and after, but different update statuses");
+        }
+    } else if (!full_r) {
+        if (!subset(pw, nw, pr, nr)) {
+            return FAIL("the pair set overflowed and holds a pair brute force does not find");
+        }
+        if (nw + tw->lost_pairs < nr) {
+            return FAIL("pairs lost but not counted: stored + lost_pairs < true pairs");
+        }
+    } else if (!full_w) {
+        if (!subset(pr, nr, pw, nw)) {
+            return FAIL("brute force overflowed and the backend, complete, misses its pair");
+        }
+    }
+    g_sync = nw == nr && subset(pw, nw, pr, nr);
+    g_cur ^= 1u;
+    g_updates++;
+    return true;
+}
+
+/* Same status, same results; a truncated result is a subset of the full one. */
+static bool check_ids(mbp_status sw, uint32_t cw, mbp_status sr, uint32_t cr, uint32_t cap,
+                      uint32_t call)
+{
+    if (sw != sr || cw != cr) {
+        return FAIL("query status or count differs from brute force");
+    }
+    if (sw != MBP_OK && sw != MBP_E_TRUNCATED) {
+        return true;
+    }
+    uint32_t n = cw < cap ? cw : cap;
+    for (uint32_t k = 0; k < n; k++) {
+        if ((k > 0u && g_qw[k - 1u] >= g_qw[k]) || g_qw[k] >= MBP_MAX_BODIES) {
+            return FAIL("query results not strictly ascending");
+        }
+        bool found = false;
+        for (uint32_t j = 0; j < call && !found; j++) {
+            found = g_qall[j] == g_qw[k];
+        }
+        if (!found || (sw == MBP_OK && g_qw[k] != g_qr[k])) {
+            return FAIL("query results differ from brute force");
+        }
+    }
+    return true;
+}
+
+static bool hit_before(mbp_hit a, mbp_hit b)
+{
+    return a.t < b.t || (!(b.t < a.t) && a.index < b.index);
+}
+
+static bool check_hits(mbp_status sw, uint32_t cw, mbp_status sr, uint32_t cr, uint32_t cap,
+                       uint32_t call)
+{
+    if (sw != sr || cw != cr) {
+        return FAIL("raycast status or count differs from brute force");
+    }
+    if (sw != MBP_OK && sw != MBP_E_TRUNCATED) {
+        return true;
+    }
+    uint32_t n = cw < cap ? cw : cap;
+    for (uint32_t k = 0; k < n; k++) {
+        if (k > 0u && !hit_before(g_hw[k - 1u], g_hw[k])) {
+            return FAIL("raycast hits not in order of t, then index");
+        }
+        bool found = false;
+        for (uint32_t j = 0; j < call && !found; j++) {
+            found = g_hall[j].index == g_hw[k].index && !(g_hall[j].t < g_hw[k].t) &&
+                    !(g_hw[k].t < g_hall[j].t);
+        }
+        if (!found) {
+            return FAIL("a raycast hit brute force does not find (or with another t)");
+        }
+        if (sw == MBP_OK && (g_hw[k].index != g_hr[k].index || hit_before(g_hw[k], g_hr[k]) ||
+                             hit_before(g_hr[k], g_hw[k]))) {
+            return FAIL("raycast hits differ from brute force");
+        }
+    }
+    return true;
+}
+
+mbp_backend fuzz_ops_backend(uint8_t first)
+{
+    static const mbp_backend all[] = {
+        MBP_BRUTE,
+#if MBP_WITH_SWEEP
+        MBP_SWEEP,
+#endif
+#if MBP_WITH_SAP
+        MBP_SAP,
+#endif
+#if MBP_WITH_GRID
+        MBP_GRID,
+#endif
+#if MBP_WITH_HASH
+        MBP_HASH,
+#endif
+#if MBP_WITH_HGRID
+        MBP_HGRID,
+#endif
+#if MBP_WITH_TREE
+        MBP_TREE,
+#endif
+    };
+    return all[first % (sizeof all / sizeof all[0])];
+}
+
+/* Byte 1: parameters off their defaults, within their documented ranges (or not: init may
+ * refuse with MBP_E_PARAM, which ends the run). */
+static void tweak(mbp_params *p, uint8_t t, reader *r)
+{
+    (void)p;
+    (void)r;
+    if ((t & 1u) == 0u) {
+        return;
+    }
+#if MBP_WITH_SAP
+    p->sap_budget = (uint16_t)(1u + (t >> 4)); /* tiny budgets: the rebuild path */
+#endif
+#if MBP_WITH_SWEEP
+    uint32_t axis = (uint32_t)(t >> 1) % (MBP_DIM + 1u);
+    p->sweep_axis = (uint8_t)(axis == MBP_DIM ? MBP_AXIS_AUTO : axis);
+#endif
+#if MBP_WITH_GRID || MBP_WITH_HASH || MBP_WITH_HGRID
+    p->cell_size = halves((int32_t)(1u + (t >> 3)));
+#endif
+#if MBP_WITH_HASH || MBP_WITH_HGRID
+    p->hash_buckets = 1u << ((t >> 2) & 3u); /* 1..8 buckets: collisions everywhere */
+#endif
+#if MBP_WITH_TREE
+    p->tree_margin = (t & 2u) ? 0 : halves((int32_t)(t >> 4));
+    p->tree_sweep = (uint8_t)((t >> 2) & 7u);
+#endif
+}
+
+uint32_t fuzz_ops_run(const uint8_t *data, size_t size, mbp_world *w, mbp_world *ref,
+                      const char **why)
+{
+    reader r = {data, size, 0u};
+    mbp_params pw, pr;
+    g_why = "";
+    *why = "";
+    g_nh = 0u;
+    g_cur = 0u;
+    g_updates = 0u;
+    g_np[0][0] = g_np[0][1] = g_np[1][0] = g_np[1][1] = 0u;
+    g_sync = true;
+    mbp_params_default(&pw);
+    mbp_params_default(&pr);
+    pw.backend = fuzz_ops_backend(u8(&r));
+    pr.backend = MBP_BRUTE;
+    tweak(&pw, u8(&r), &r);
+    if (mbp_init(ref, &pr) != MBP_OK) {
+        *why = "brute force refused its default parameters";
+        return 1u;
+    }
+    mbp_status si = mbp_init(w, &pw);
+    if (si == MBP_E_PARAM) {
+        return 0u; /* a tweak out of range: documented, nothing to run */
+    }
+    if (si != MBP_OK) {
+        *why = "mbp_init returned an undocumented status";
+        return 1u;
+    }
+    uint32_t op = 1;
+    for (; r.i < r.n; op++) {
+        bool ok = true, stop = false;
+        verdict v = SAME;
+        uint8_t code = u8(&r);
+        switch (code % 13u) {
+        case 0:
+        case 1: { /* add a box (twice as likely: bodies are what everything else needs) */
+            mbp_aabb b;
+            mbp_body hw = {0u, 0u}, hr = {0u, 0u};
+            read_box(&r, &b);
+            uint32_t user = u8(&r);
+            v = compare(mbp_add_box(w, &b, user, &hw), mbp_add_box(ref, &b, user, &hr), ST_ADD);
+            if (v == SAME && hw.slot1 != 0u) {
+                ok = hw.slot1 == hr.slot1 || FAIL("add gave different indices");
+                track(w, hw, hr);
+            }
+            break;
+        }
+        case 2: { /* add a sphere */
+#if MBP_WITH_SPHERES
+            mbp_sphere s;
+            mbp_body hw = {0u, 0u}, hr = {0u, 0u};
+            read_point(&r, s.c);
+            s.r = extent(&r);
+            v = compare(mbp_add_sphere(w, &s, 7u, &hw), mbp_add_sphere(ref, &s, 7u, &hr), ST_ADD);
+            if (v == SAME && hw.slot1 != 0u) {
+                ok = hw.slot1 == hr.slot1 || FAIL("add gave different indices");
+                track(w, hw, hr);
+            }
+#endif
+            break;
+        }
+        case 3: { /* move to a new box */
+            handles h = pick(&r);
+            mbp_aabb b;
+            read_box(&r, &b);
+            v = compare(mbp_move_box(w, h.w, &b), mbp_move_box(ref, h.r, &b), ST_MOVE);
+            break;
+        }
+        case 4: { /* move to a sphere */
+#if MBP_WITH_SPHERES
+            handles h = pick(&r);
+            mbp_sphere s;
+            read_point(&r, s.c);
+            s.r = extent(&r);
+            v = compare(mbp_move_sphere(w, h.w, &s), mbp_move_sphere(ref, h.r, &s), ST_MOVE);
+#endif
+            break;
+        }
+        case 5:
+        case 6: { /* nudge: a small step, the coherent motion incremental backends live on */
+            handles h = pick(&r);
+            mbp_aabb bw, br;
+            mbp_scalar d[3];
+            for (int k = 0; k < 3; k++) {
+                d[k] = halves((int8_t)u8(&r) / 32);
+            }
+            mbp_status gw = mbp_get_box(w, h.w, &bw), gr = mbp_get_box(ref, h.r, &br);
+            v = compare(gw, gr, ST_HANDLE);
+            if (v == SAME && gw == MBP_OK) {
+                for (int k = 0; k < MBP_DIM; k++) {
+                    ok = ok && !(bw.min[k] < br.min[k]) && !(br.min[k] < bw.min[k]) &&
+                         !(bw.max[k] < br.max[k]) && !(br.max[k] < bw.max[k]);
+                    bw.min[k] = add(bw.min[k], d[k]);
+                    bw.max[k] = add(bw.max[k], d[k]);
+                }
+                if (!ok) {
+                    (void)FAIL("mbp_get_box differs from brute force");
+                    break;
+                }
+                v = compare(mbp_move_box(w, h.w, &bw), mbp_move_box(ref, h.r, &bw), ST_MOVE);
+            }
+            break;
+        }
+        case 7: { /* remove */
+            handles h = pick(&r);
+            v = compare(mbp_remove(w, h.w), mbp_remove(ref, h.r), ST_HANDLE);
+            break;
+        }
+        case 8: { /* filter */
+            handles h = pick(&r);
+            uint16_t cat = u16(&r), mask = u16(&r);
+            v = compare(mbp_set_filter(w, h.w, cat, mask), mbp_set_filter(ref, h.r, cat, mask),
+                        ST_HANDLE);
+            break;
+        }
+        case 9:
+        case 10: { /* update and check */
+            ok = check_update(w, ref, mbp_update(w), mbp_update(ref), &stop);
+            if (ok && (code & 0x80u)) {
+                mbp_sort_pairs(w); /* changes the walking order only */
+            }
+            if (g_nh > MBP_MAX_BODIES) {
+                compact(w);
+            }
+            break;
+        }
+        case 11: { /* box or point query */
+            mbp_aabb b;
+            uint16_t mask = (code & 0x40u) ? 0xFFFFu : u16(&r);
+            uint32_t cap = u8(&r) % (MBP_MAX_BODIES + 1u), cw = 0, cr = 0, call = 0;
+            mbp_status sw, sr;
+            if (code & 0x80u) {
+                read_point(&r, b.min);
+                sw = mbp_query_point(w, b.min, mask, g_qw, cap, &cw);
+                sr = mbp_query_point(ref, b.min, mask, g_qr, cap, &cr);
+                (void)mbp_query_point(ref, b.min, mask, g_qall, MBP_MAX_BODIES, &call);
+            } else {
+                read_box(&r, &b);
+                sw = mbp_query_box(w, &b, mask, g_qw, cap, &cw);
+                sr = mbp_query_box(ref, &b, mask, g_qr, cap, &cr);
+                (void)mbp_query_box(ref, &b, mask, g_qall, MBP_MAX_BODIES, &call);
+            }
+            ok = documented(sw, ST_QUERY) ? check_ids(sw, cw, sr, cr, cap, call)
+                                          : FAIL("a query returned an undocumented status");
+            break;
+        }
+        case 12: { /* ray */
+            mbp_scalar p0[MBP_DIM], p1[MBP_DIM];
+            read_point(&r, p0);
+            read_point(&r, p1);
+            uint16_t mask = (code & 0x40u) ? 0xFFFFu : u16(&r);
+            if (code & 0x80u) {
+                mbp_hit a = {0u, 0}, b = {0u, 0};
+                bool fa = false, fb = false;
+                mbp_status sw = mbp_raycast_first(w, p0, p1, mask, &a, &fa);
+                mbp_status sr = mbp_raycast_first(ref, p0, p1, mask, &b, &fb);
+                ok = documented(sw, ST_RAY1) && sw == sr && fa == fb &&
+                         (!fa || (a.index == b.index && !hit_before(a, b) && !hit_before(b, a)))
+                     ? true
+                     : FAIL("mbp_raycast_first differs from brute force");
+            } else {
+                uint32_t cap = u8(&r) % (MBP_MAX_BODIES + 1u), cw = 0, cr = 0, call = 0;
+                mbp_status sw = mbp_raycast(w, p0, p1, mask, g_hw, cap, &cw);
+                mbp_status sr = mbp_raycast(ref, p0, p1, mask, g_hr, cap, &cr);
+                (void)mbp_raycast(ref, p0, p1, mask, g_hall, MBP_MAX_BODIES, &call);
+                ok = documented(sw, ST_QUERY) ? check_hits(sw, cw, sr, cr, cap, call)
+                                              : FAIL("mbp_raycast returned an undocumented status");
+            }
+            break;
+        }
+        default:
+            break;
+        }
+        if (v == DIFFER) {
+            ok = false;
+        }
+        if (!ok) {
+            *why = g_why;
+            return op;
+        }
+        if (v == NOROOM_STOP || stop) {
+            return 0u; /* the backend's storage is full, documented; the worlds now differ */
+        }
+    }
+    /* A last update, so that every input ends checked. */
+    bool stop = false;
+    if (!check_update(w, ref, mbp_update(w), mbp_update(ref), &stop)) {
+        *why = g_why;
+        return op;
+    }
+    return 0u;
+}

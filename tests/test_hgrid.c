@@ -1,0 +1,134 @@
+/* test_hgrid.c: the hierarchical grid (MBP_HGRID). The twin-world helpers live in test_grid.c. */
+#include "diff.h"
+#include "test_util.h"
+
+/* From test_grid.c. */
+void cells_params(mbp_params *p, mbp_backend b, int32_t cell);
+void twin_init(const mbp_params *p);
+mbp_status twin_add(const mbp_aabb *b, uint16_t *index);
+mbp_status twin_move(uint16_t i, const mbp_aabb *b);
+void twin_remove(uint16_t i);
+bool twin_update(void);
+bool twin_query(const mbp_aabb *q);
+mbp_aabb rand_box(uint32_t *r, int32_t lo, int32_t hi, int32_t maxsize);
+uint32_t twin_scene(const mbp_params *p, uint32_t seed, uint32_t n, uint32_t frames, int32_t lo,
+                    int32_t hi, int32_t maxsize);
+void cells_extra_diff(mbp_backend b, uint32_t first_seed);
+void cells_noroom_check(mbp_backend backend);
+void cells_tested_once_check(const mbp_params *p);
+
+TEST(hgrid_extra_differential_runs_match_the_oracle)
+{
+#if MBP_WITH_HGRID
+    cells_extra_diff(MBP_HGRID, 51u);
+#endif
+}
+
+TEST(hgrid_one_huge_body_among_many_tiny_ones_takes_a_few_entries)
+{
+#if MBP_WITH_HGRID
+    mbp_params p;
+    cells_params(&p, MBP_HGRID, 1);
+    twin_init(&p);
+    uint16_t huge;
+    mbp_aabb b = box2(-30, -30, 30, 30); /* 60 level-0 cells per axis: level 6 (64-unit cells) */
+    CHECK_ST(twin_add(&b, &huge), MBP_OK);
+    CHECK(test_w.be.hgrid.level[huge] >= 5u && test_w.be.hgrid.level[huge] < 0xFEu);
+    CHECK((uint32_t)MBP_GRID_MAX_ENTRIES - test_w.be.hgrid.free_count <= (1u << MBP_DIM));
+    uint32_t r = 99u;
+    for (uint32_t k = 1; k < TEST_BODIES / 2u; k++) {
+        mbp_aabb s = rand_box(&r, -40, 40, 1); /* tiny: level 0 */
+        uint16_t i;
+        CHECK_ST(twin_add(&s, &i), MBP_OK);
+        CHECK_EQ(test_w.be.hgrid.level[i], 0);
+    }
+    CHECK(twin_update());
+    /* The huge body sweeps across the tiny ones, on and off cell borders. */
+    for (int32_t f = 0; f < 24; f++) {
+        b = box2(-30 + 3 * f, -30 + f, 30 + 3 * f, 30 + f);
+        CHECK_ST(twin_move(huge, &b), MBP_OK);
+        CHECK(twin_update());
+    }
+    CHECK(twin_query(&b));
+    b = box2(-35, -35, -34, -34);
+    CHECK(twin_query(&b));
+#endif
+}
+
+TEST(hgrid_mixed_sizes_match_brute_force_also_with_hash_collisions)
+{
+#if MBP_WITH_HGRID
+    mbp_params p;
+    cells_params(&p, MBP_HGRID, 1);
+    /* Sizes 0 to 24 cells: every level from 0 to 5 is used. */
+    CHECK_EQ(twin_scene(&p, 61u, TEST_BODIES / 3u, 40u, -60, 60, 24), 0);
+    p.hash_buckets = 2u;
+    CHECK_EQ(twin_scene(&p, 62u, TEST_BODIES / 3u, 30u, -60, 60, 24), 0);
+    p.hash_buckets = 1u;
+    cells_tested_once_check(&p);
+    /* A cell size that is not a power of two (a division in fixed point). */
+    cells_params(&p, MBP_HGRID, 3);
+    CHECK_EQ(twin_scene(&p, 63u, TEST_BODIES / 3u, 30u, -60, 60, 30), 0);
+#endif
+}
+
+TEST(hgrid_a_small_body_meets_a_coarse_one_once_whatever_cells_they_share)
+{
+#if MBP_WITH_HGRID
+    mbp_params p;
+    cells_params(&p, MBP_HGRID, 1);
+    twin_init(&p);
+    /* A level-2 body (4-unit cells) [-2, 2] spanning 2 cells per axis, and small bodies
+     * straddling level-2 cell borders at -4, 0 and 4, each spanning 2 level-0 cells. */
+    mbp_aabb b = box2(-2, -2, 2, 2);
+    uint16_t big;
+    CHECK_ST(twin_add(&b, &big), MBP_OK);
+    CHECK_EQ(test_w.be.hgrid.level[big], 2);
+    const int32_t xs[] = {-3, -1, 0, 1, 2};
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < sizeof xs / sizeof xs[0] && n + 2u < MBP_MAX_BODIES; k++) {
+        b = box2(xs[k], xs[k], xs[k] + 1, xs[k] + 1);
+        CHECK_ST(twin_add(&b, NULL), MBP_OK);
+        n++;
+    }
+    CHECK(twin_update());
+    /* Each small one overlaps the big one; neighbours in xs touch or overlap each other. */
+    CHECK_EQ(mbp_pair_count(&test_w), mbp_pair_count(&test_w2));
+    CHECK_EQ(mbp_get_stats(&test_w)->tests, mbp_pair_count(&test_w));
+#endif
+}
+
+TEST(hgrid_bodies_beyond_the_coarsest_level_are_large_and_pair_exactly)
+{
+#if MBP_WITH_HGRID
+    mbp_params p;
+    cells_params(&p, MBP_HGRID, 1);
+    p.cell_size = mbp_from_ratio(1, 1 << (MBP_HGRID_LEVELS - 1)); /* coarsest cell: 1 unit */
+    twin_init(&p);
+    uint16_t wall;
+    mbp_aabb b = box2(-20, 0, 20, 1); /* 41 coarsest cells: more than the per-body limit */
+    CHECK_ST(twin_add(&b, &wall), MBP_OK);
+    CHECK_EQ(test_w.be.hgrid.level[wall], 0xFE);
+    uint32_t r = 3u;
+    for (uint32_t k = 1; k < TEST_BODIES / 2u; k++) {
+        mbp_aabb s = rand_box(&r, -25, 25, 2);
+        CHECK_ST(twin_add(&s, NULL), MBP_OK);
+    }
+    CHECK(twin_update());
+    b = box2(-1, 0, 1, 1); /* back to the coarsest level: 3 x 2 (x 2) cells */
+    CHECK_ST(twin_move(wall, &b), MBP_OK);
+    CHECK(test_w.be.hgrid.level[wall] == MBP_HGRID_LEVELS - 1);
+    CHECK(twin_update());
+    twin_remove(wall);
+    CHECK(twin_update());
+    b = box2(-25, -25, 25, 25);
+    CHECK(twin_query(&b));
+#endif
+}
+
+TEST(hgrid_a_full_entry_pool_returns_noroom_and_the_world_stays_exact)
+{
+#if MBP_WITH_HGRID
+    cells_noroom_check(MBP_HGRID);
+#endif
+}

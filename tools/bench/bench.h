@@ -1,0 +1,59 @@
+/* bench.h: what the bench program's files share (tools/bench/, docs/bench.md).
+ *
+ * A scene is a source of frames: each frame is a list of operations (add, move, remove a body
+ * by a dense id 0..n-1) that the runner applies to a world before calling mbp_update(). The
+ * same source replays the same frames for every backend: generated scenes restart from their
+ * seed on reset(), a recorded scene (replay.c, host only) replays the file.
+ */
+#ifndef BENCH_H
+#define BENCH_H
+
+#include "mbp.h"
+#include "mbp_port.h"
+
+typedef enum { BENCH_ADD, BENCH_MOVE, BENCH_REMOVE } bench_opkind;
+
+typedef struct bench_op {
+    uint8_t kind; /* bench_opkind */
+    uint16_t id;  /* 0..n-1 */
+    mbp_aabb box; /* add, move */
+} bench_op;
+
+typedef struct bench_source bench_source;
+struct bench_source {
+    const char *name;
+    uint32_t n;       /* ids are 0..n-1 (the most bodies alive at once is at most n) */
+    uint32_t warmup;  /* frames run before the measured ones (frame 0 adds the bodies) */
+    uint32_t frames;  /* measured frames after the warm-up */
+    uint32_t runs;    /* repeated runs (host: the median is reported; QEMU: 1, it repeats exactly) */
+    /* The region the bodies stay in and a good grid cell, for the grid-type backends' params. */
+    mbp_scalar lo[MBP_DIM], hi[MBP_DIM];
+    mbp_scalar cell;
+    void (*reset)(bench_source *s);
+    /* Frame f (0, 1, 2, ... in order after reset): the operations, *count of them. */
+    const bench_op *(*frame)(bench_source *s, uint32_t f, uint32_t *count);
+    void *ctx;
+};
+
+/* Generated scenes (scene.c). */
+typedef enum {
+    SCENE_SPARSE,   /* coherent motion, few overlaps per body */
+    SCENE_DENSE,    /* coherent motion, many overlaps per body */
+    SCENE_CLUSTER,  /* a pile settling: bodies fall onto their rest places and stop */
+    SCENE_TELEPORT, /* sparse, plus 1% of the bodies (at least one) jumping anywhere each frame */
+    SCENE_STATIC,   /* sparse layout, nothing moves after frame 0 */
+    SCENE_COUNT
+} bench_scene;
+
+/* Sets up *s for scene sc with n bodies (n <= MBP_MAX_BODIES). */
+void scene_make(bench_source *s, bench_scene sc, uint32_t n);
+
+/* Runs every compiled backend on s (brute force first, as the reference) and prints one
+ * "CSV,..." line per backend (bench.c). */
+void bench_source_run(bench_source *s);
+
+/* Output without stdio, the same on host and target (bench.c). */
+void bench_puts(const char *str);
+void bench_putu(uint64_t v);
+
+#endif /* BENCH_H */

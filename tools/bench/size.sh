@@ -1,0 +1,88 @@
+#!/bin/bash
+# size.sh <cpu> <fixed|float> <outdir> "<lib sources>" "<port sources>": the rows of
+# build/size.csv for one CPU (make size runs it inside a sub-make for that QEMU machine, which
+# passes CC, SIZE, NM, CFLAGS, LDFLAGS and LDLIBS in the environment).
+#
+# For each backend compiled in by default (lib/mbp_config.h), alone, and for all of them
+# together, at each capacity of SIZE_CAPS (bodies; pairs are the default 2 per body):
+#   flash_bytes  text+data of tools/bench/size_probe.c linked with --gc-sections, minus the same
+#                program without mbp (startup, port, assert hook): the library's flash
+#   ram_bytes    sizeof(mbp_world): the only RAM mbp uses besides a little stack
+set -eu
+cpu=$1 scalar=$2 out=$3 libsrc=$4 portsrc=$5
+caps=${SIZE_CAPS:-64 256}
+mkdir -p "$out"
+scalar_def=$([ "$scalar" = fixed ] && echo MBP_FIXED || echo MBP_FLOAT)
+all="brute sweep sap grid hash hgrid tree"
+
+# The backends on by default: ask the preprocessor.
+enabled=""
+for b in $all; do
+    B=$(echo "$b" | tr a-z A-Z)
+    v=$(printf '#include "mbp_config.h"\nMBP_WITH_%s\n' "$B" |
+        $CC $CFLAGS -DMBP_DIM=2 -DMBP_SCALAR=$scalar_def -E -P -x c - 2>/dev/null | tail -1)
+    [ "$v" = 1 ] && enabled="$enabled $b"
+done
+
+flash() { # elf -> text + data
+    $SIZE -B "$1" | awk 'NR == 2 { print $1 + $2 }'
+}
+
+$CC $CFLAGS -DMBP_DIM=2 -DMBP_SCALAR=$scalar_def -DSIZE_BASELINE tools/bench/size_probe.c \
+    $portsrc $LDFLAGS $LDLIBS -o "$out/baseline.elf"
+base=$(flash "$out/baseline.elf")
+
+# The library sources a build with these backends on needs: the files of backends that are off
+# are left out, as a firmware's build would (they do not all compile to nothing when off).
+sources() { # "on backends" -> sources
+    local src="" f b keep
+    for f in $libsrc; do
+        keep=1
+        for b in $all; do
+            case " $1 " in *" $b "*) ;; *) [ "$f" = "lib/mbp_$b.c" ] && keep=0 ;; esac
+        done
+        case " $1 " in *" grid "*|*" hash "*|*" hgrid "*) ;; *) [ "$f" = lib/mbp_cells.c ] && keep=0 ;; esac
+        [ $keep = 1 ] && src="$src $f"
+    done
+    echo "$src"
+}
+
+one() { # name "with-flags" backend cap "on backends"
+    local name=$1 with=$2 be=$3 cap=$4 tag="$1-$4"
+    local defs="-DMBP_DIM=2 -DMBP_SCALAR=$scalar_def -DMBP_MAX_BODIES=$cap $with"
+    $CC $CFLAGS $defs -DSIZE_BACKEND=$be tools/bench/size_probe.c $(sources "$5") $portsrc \
+        $LDFLAGS -Wl,--defsym=size_world=0x20000000 $LDLIBS -o "$out/$tag.elf"
+    printf '#include "mbp.h"\nmbp_world size_world_ram;\n' |
+        $CC $CFLAGS $defs -x c -c - -o "$out/$tag-ram.o"
+    local ram=$($NM -S -t d "$out/$tag-ram.o" | awk '/size_world_ram/ { print $2 + 0 }')
+    local fl=$(( $(flash "$out/$tag.elf") - base ))
+    echo "$name,$cpu,2d_${scalar}_$cap,$fl,$ram,$(awk -v r="$ram" -v c="$cap" 'BEGIN { printf "%.1f", r / c }')" \
+        > "$out/$tag.row"
+}
+
+with_only() { # backend -> -D flags with only it on
+    local f=""
+    for b in $all; do
+        f="$f -DMBP_WITH_$(echo "$b" | tr a-z A-Z)=$([ "$b" = "$1" ] && echo 1 || echo 0)"
+    done
+    echo "$f"
+}
+
+pids=""
+for cap in $caps; do
+    for b in $enabled; do
+        one "$b" "$(with_only "$b")" "MBP_$(echo "$b" | tr a-z A-Z)" "$cap" "$b" & pids="$pids $!"
+    done
+    allf=""
+    for b in $all; do
+        case " $enabled " in *" $b "*) v=1 ;; *) v=0 ;; esac
+        allf="$allf -DMBP_WITH_$(echo "$b" | tr a-z A-Z)=$v"
+    done
+    first=$(echo $enabled | awk '{ print toupper($1) }')
+    one all "$allf" "MBP_$first" "$cap" "$enabled" & pids="$pids $!"
+    for p in $pids; do wait "$p"; done
+    pids=""
+done
+for cap in $caps; do
+    for b in $enabled all; do cat "$out/$b-$cap.row"; done
+done

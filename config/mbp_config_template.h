@@ -49,6 +49,7 @@
 /* ---- backends: 1 compiles one in; a world picks one at mbp_init() ---- */
 /* The world holds the state of the largest backend compiled in (a union), so compile in only
  * those you use. */
+/* All default to 1. */
 /* #define MBP_WITH_BRUTE 1 */ /* every pair tested; no state; best below ~30 bodies */
 /* #define MBP_WITH_SWEEP 1 */ /* single-axis sort and sweep; smallest state */
 /* #define MBP_WITH_SAP   1 */ /* incremental sweep and prune; best for coherent motion */
@@ -56,6 +57,34 @@
 /* #define MBP_WITH_HASH  1 */ /* spatial hash, unbounded world */
 /* #define MBP_WITH_HGRID 1 */ /* hierarchical grid, mixed sizes */
 /* #define MBP_WITH_TREE  1 */ /* dynamic AABB tree, fat leaves; best for mostly static scenes */
+
+/* ---- backend options (lib/mbp_config.h has each one's range check) ---- */
+
+/* SAP: 1 stores endpoints as 16-bit values over mbp_params.sap_world (4 bytes less per body and
+ * axis); bodies outside that box still pair exactly, the exact test trims the extra candidates. */
+/* #define MBP_SAP_QUANTIZED 0 */
+
+/* Grid: the most cells of the world box (mbp_params.grid_cells multiplied), 2 bytes each. */
+/* #define MBP_GRID_MAX_CELLS (8 * MBP_MAX_BODIES) */
+
+/* Grid, hash, hgrid: (cell, body) entries, 12 (2D) or 14 (3D) bytes each, at most 65535; a body
+ * takes one per cell it covers. When they run out, add and move return MBP_E_NOROOM. */
+/* #define MBP_GRID_MAX_ENTRIES (4 * MBP_MAX_BODIES) */
+
+/* Grid, hash, hgrid: a body covering more cells than this is kept on a list of large bodies,
+ * tested against every body each frame, instead of filling the cells (1..1024). */
+/* #define MBP_GRID_MAX_CELLS_PER_BODY 16 */
+
+/* Hash, hgrid: buckets, a power of two, 2 bytes each (default: at least 4 per body). */
+/* #define MBP_HASH_BUCKETS 1024 */
+
+/* Hgrid: levels, each doubling the cell edge of the one below (1..16). */
+/* #define MBP_HGRID_LEVELS 8 */
+
+/* Tree: entries of the traversal stack, 2 bytes each. The default is the proven height bound of
+ * the AVL-balanced tree plus one (lib/mbp_tree.c); smaller values are refused. Needs
+ * MBP_MAX_BODIES <= 32767. */
+/* #define MBP_TREE_STACK (MBP_TREE_HEIGHT_MAX + 1) */
 
 /* ---- checks ---- */
 

@@ -104,6 +104,7 @@ test: deps
 	  { cat build/host-build.log; }
 	@{ for c in $(HOST_CONFIGS); do tools/suite.sh host-$(subst _,-,$$c) ./build/host-$$c/run; done; \
 	   tools/suite.sh examples $(MAKE) --no-print-directory -s test-examples; \
+	   tools/suite.sh freestanding tools/check-freestanding.sh; \
 	   for t in $(MBP_TARGETS); do \
 	     tools/suite.sh $$t $(MAKE) --no-print-directory -s TARGET=$$t test-target; \
 	   done; } | tee build/test.log

@@ -203,6 +203,15 @@ void mbp_sphere_aabb(const mbp_sphere *s, mbp_aabb *out)
 bool mbp_segment_aabb(const mbp_scalar p0[MBP_DIM], const mbp_scalar p1[MBP_DIM],
                       const mbp_aabb *box, mbp_scalar *t)
 {
+    /* The segment's own box first: exact, and it keeps float rounding in the slab fractions
+     * (tiny or huge coordinates) from reporting a box that the segment stops short of. */
+    for (int k = 0; k < MBP_DIM; k++) {
+        mbp_scalar lo = p0[k] < p1[k] ? p0[k] : p1[k];
+        mbp_scalar hi = p0[k] < p1[k] ? p1[k] : p0[k];
+        if (hi < box->min[k] || lo > box->max[k]) {
+            return false;
+        }
+    }
 #if MBP_SCALAR == MBP_FIXED
     int64_t in_n = 0, in_d = 1, out_n = 1, out_d = 1; /* entry 0/1, exit 1/1 */
     for (int k = 0; k < MBP_DIM; k++) {

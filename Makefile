@@ -50,7 +50,8 @@ $(call cross_objs,$(TEST_SRC)): build/test_list.inc
 # TARGET_TEST_SPLIT := 1: one image per tests/test_*.c, run one after the other, with their
 # results added up into the machine's one summary line.
 SPLIT_NAMES := $(basename $(notdir $(wildcard tests/test_*.c)))
-# Sources every image links: the harness's helpers (the oracle, shared test utilities).
+# Sources every image links: the helpers beside the harness (the oracle, the twin worlds);
+# --gc-sections drops what an image does not use.
 SPLIT_COMMON := $(filter-out tests/mbp_test.c $(wildcard tests/test_*.c),$(wildcard tests/*.c))
 
 $(CROSS_BUILD)/split/%/test_list.inc: tests/%.c
@@ -62,12 +63,6 @@ $(CROSS_BUILD)/split/%/mbp_test.o: tests/mbp_test.c $(CROSS_BUILD)/split/%/test_
 
 $(CROSS_BUILD)/split/%/test.elf: $(CROSS_BUILD)/split/%/mbp_test.o $(call cross_objs,$(LIB_SRC) $(SPLIT_COMMON) tests/%.c) $(CROSS_PORT_OBJS)
 	$(cross_link)
-
-# Test files that reuse another file's helpers link its object too (its tests are not run).
-# test_hash and test_hgrid reuse the side-by-side helpers defined in test_grid.c.
-$(CROSS_BUILD)/split/test_hash/test.elf $(CROSS_BUILD)/split/test_hgrid/test.elf: $(call cross_objs,tests/test_grid.c)
-# test_sap reuses the side-by-side helpers of test_sweep.c.
-$(CROSS_BUILD)/split/test_sap/test.elf: $(call cross_objs,tests/test_sweep.c)
 
 .PHONY: test-target
 ifeq ($(TARGET_TEST_SPLIT),1)

@@ -47,5 +47,13 @@ uint32_t test_below(uint32_t *state, uint32_t n);
 #define TEST_BODIES_CAP 200u
 #endif
 #define TEST_BODIES (MBP_MAX_BODIES < TEST_BODIES_CAP ? MBP_MAX_BODIES : TEST_BODIES_CAP)
+/* Frames per random run and seeds per scene: the Makefile sets more on the host, fewer on the
+ * QEMU machines. */
+#ifndef TEST_FRAMES
+#define TEST_FRAMES 60u
+#endif
+#ifndef TEST_SEEDS
+#define TEST_SEEDS 3u
+#endif
 
 #endif

@@ -1,14 +1,6 @@
 /* test_differential.c: every compiled backend against the oracle, in every scene. */
 #include "diff.h"
 
-/* Frames per run: long on the host, shorter on the targets (QEMU runs the same code). */
-#ifndef TEST_FRAMES
-#define TEST_FRAMES 60u
-#endif
-#ifndef TEST_SEEDS
-#define TEST_SEEDS 3u
-#endif
-
 static void run_scene(diff_scene scene, bool spheres, bool filters)
 {
     for (uint32_t b = 0; b < diff_backend_count; b++) {

@@ -1,21 +1,5 @@
-/* test_hgrid.c: the hierarchical grid (MBP_HGRID). The twin-world helpers live in test_grid.c. */
-#include "diff.h"
-#include "test_util.h"
-
-/* From test_grid.c. */
-void cells_params(mbp_params *p, mbp_backend b, int32_t cell);
-void twin_init(const mbp_params *p);
-mbp_status twin_add(const mbp_aabb *b, uint16_t *index);
-mbp_status twin_move(uint16_t i, const mbp_aabb *b);
-void twin_remove(uint16_t i);
-bool twin_update(void);
-bool twin_query(const mbp_aabb *q);
-mbp_aabb rand_box(uint32_t *r, int32_t lo, int32_t hi, int32_t maxsize);
-uint32_t twin_scene(const mbp_params *p, uint32_t seed, uint32_t n, uint32_t frames, int32_t lo,
-                    int32_t hi, int32_t maxsize);
-void cells_extra_diff(mbp_backend b, uint32_t first_seed);
-void cells_noroom_check(mbp_backend backend);
-void cells_tested_once_check(const mbp_params *p);
+/* test_hgrid.c: the hierarchical grid (MBP_HGRID). The twin-world helpers are in cells_twin.c. */
+#include "cells_twin.h"
 
 TEST(hgrid_extra_differential_runs_match_the_oracle)
 {

@@ -1,26 +1,7 @@
 /* test_sap.c: the incremental sweep-and-prune backend: exactness under every budget, the work
  * bound (swaps per update, when it rebuilds), pair-set overflow and recovery, queries, and the
  * quantized endpoints when built with MBP_SAP_QUANTIZED=1. */
-#include "diff.h"
-
-#ifndef TEST_FRAMES
-#define TEST_FRAMES 60u
-#endif
-#ifndef TEST_SEEDS
-#define TEST_SEEDS 3u
-#endif
-
-/* From test_sweep.c: the same scene on test_w (params p) and on test_w2 (brute force). */
-typedef struct {
-    uint32_t seed;
-    uint32_t bodies;
-    uint32_t frames;
-    uint32_t teleport;
-    uint32_t churn;
-    int32_t extent;
-} twin_opts;
-uint32_t twin_run(const mbp_params *p, const twin_opts *o);
-bool twin_same(bool events);
+#include "twin.h"
 
 static void sap_params(mbp_params *p, uint16_t budget)
 {

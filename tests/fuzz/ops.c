@@ -459,28 +459,17 @@ static bool check_hits(mbp_status sw, uint32_t cw, mbp_status sr, uint32_t cr, u
 
 mbp_backend fuzz_ops_backend(uint8_t first)
 {
-    static const mbp_backend all[] = {
-        MBP_BRUTE,
-#if MBP_WITH_SWEEP
-        MBP_SWEEP,
-#endif
-#if MBP_WITH_SAP
-        MBP_SAP,
-#endif
-#if MBP_WITH_GRID
-        MBP_GRID,
-#endif
-#if MBP_WITH_HASH
-        MBP_HASH,
-#endif
-#if MBP_WITH_HGRID
-        MBP_HGRID,
-#endif
-#if MBP_WITH_TREE
-        MBP_TREE,
-#endif
-    };
-    return all[first % (sizeof all / sizeof all[0])];
+    /* The backends compiled in, in enum order, as the library's dispatch knows them. */
+    uint32_t count = 0u;
+    for (int b = MBP_BRUTE; b <= MBP_TREE; b++) {
+        count += mbp__backend_compiled((mbp_backend)b) ? 1u : 0u;
+    }
+    uint32_t pick = first % count;
+    for (int b = MBP_BRUTE;; b++) {
+        if (mbp__backend_compiled((mbp_backend)b) && pick-- == 0u) {
+            return (mbp_backend)b;
+        }
+    }
 }
 
 /* Byte 1: parameters off their defaults, within their documented ranges (or not: init may

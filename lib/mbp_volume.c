@@ -219,10 +219,7 @@ bool mbp_segment_aabb(const mbp_scalar p0[MBP_DIM], const mbp_scalar p1[MBP_DIM]
         int64_t lo = (int64_t)box->min[k] - p0[k];
         int64_t hi = (int64_t)box->max[k] - p0[k];
         if (d == 0) {
-            if (lo > 0 || hi < 0) {
-                return false;
-            }
-            continue;
+            continue; /* within the slab: the segment's box was checked above */
         }
         if (d < 0) { /* mirror the axis so that d > 0 */
             int64_t tmp = -lo;
@@ -257,10 +254,7 @@ bool mbp_segment_aabb(const mbp_scalar p0[MBP_DIM], const mbp_scalar p1[MBP_DIM]
     for (int k = 0; k < MBP_DIM; k++) {
         float d = p1[k] - p0[k];
         if (d == 0.0f) {
-            if (p0[k] < box->min[k] || p0[k] > box->max[k]) {
-                return false;
-            }
-            continue;
+            continue; /* within the slab: the segment's box was checked above */
         }
         float a = (box->min[k] - p0[k]) / d;
         float b = (box->max[k] - p0[k]) / d;

@@ -292,6 +292,10 @@ mbp_status mbp_raycast_first(const mbp_world *w, const mbp_scalar p0[MBP_DIM],
 /* The name of a status, for logs ("MBP_E_FULL"). */
 const char *mbp_status_name(mbp_status s);
 
+/* The name of a backend, for logs and tables: "brute", "sweep", "sap", "grid", "hash", "hgrid",
+ * "tree"; "?" for any other value. */
+const char *mbp_backend_name(mbp_backend b);
+
 /* The symbol behind mbp_init(): do not call it directly. */
 #define MBP_CAT_(a, b, c) a##b##c
 #define MBP_CAT(a, b, c) MBP_CAT_(a, b, c)

@@ -731,3 +731,25 @@ const char *mbp_status_name(mbp_status s)
         return "MBP_E_?";
     }
 }
+
+const char *mbp_backend_name(mbp_backend b)
+{
+    switch (b) {
+    case MBP_BRUTE:
+        return "brute";
+    case MBP_SWEEP:
+        return "sweep";
+    case MBP_SAP:
+        return "sap";
+    case MBP_GRID:
+        return "grid";
+    case MBP_HASH:
+        return "hash";
+    case MBP_HGRID:
+        return "hgrid";
+    case MBP_TREE:
+        return "tree";
+    default:
+        return "?";
+    }
+}

@@ -26,11 +26,6 @@ const mbp_backend diff_backends[] = {
 };
 const uint32_t diff_backend_count = sizeof diff_backends / sizeof diff_backends[0];
 
-const char *diff_backend_name(mbp_backend b)
-{
-    static const char *const names[] = {"?", "brute", "sweep", "sap", "grid", "hash", "hgrid", "tree"};
-    return (unsigned)b < 8u ? names[b] : "?";
-}
 
 /* ---- the oracle's own copy of the world ---- */
 

@@ -36,6 +36,5 @@ uint32_t diff_run(mbp_backend b, const diff_opts *o);
 /* The backends compiled into this build, for loops over all of them. */
 extern const mbp_backend diff_backends[];
 extern const uint32_t diff_backend_count;
-const char *diff_backend_name(mbp_backend b);
 
 #endif

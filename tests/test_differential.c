@@ -9,7 +9,7 @@ static void run_scene(diff_scene scene, bool spheres, bool filters)
                            filters};
             if (diff_run(diff_backends[b], &o) != 0u) {
                 test_puts("  backend ");
-                test_puts(diff_backend_name(diff_backends[b]));
+                test_puts(mbp_backend_name(diff_backends[b]));
                 test_puts(" seed ");
                 test_putu(seed);
                 test_puts("\n");

@@ -83,7 +83,7 @@ static void run_scene(uint8_t tweak)
         CHECK_EQ(op, 0);
         if (op != 0u) {
             test_puts("  backend ");
-            test_puts(diff_backend_name(fuzz_ops_backend(b)));
+            test_puts(mbp_backend_name(fuzz_ops_backend(b)));
             test_puts(": ");
             test_puts(why);
             test_puts("\n");
@@ -111,7 +111,7 @@ static void replay(uint8_t *data, size_t size)
         CHECK_EQ(op, 0);
         if (op != 0u) {
             test_puts("  backend ");
-            test_puts(diff_backend_name(fuzz_ops_backend(b)));
+            test_puts(mbp_backend_name(fuzz_ops_backend(b)));
             test_puts(": ");
             test_puts(why);
             test_puts("\n");

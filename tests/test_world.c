@@ -376,3 +376,14 @@ TEST(status_names_name_every_status)
         CHECK(mbp_status_name((mbp_status)s)[6] != '?');
     }
 }
+
+TEST(backend_names_name_every_backend)
+{
+    CHECK(mbp_backend_name(MBP_BRUTE)[0] == 'b' && mbp_backend_name(MBP_HGRID)[1] == 'g');
+    CHECK(mbp_backend_name(MBP_TREE)[0] == 't' && mbp_backend_name(MBP_SAP)[2] == 'p');
+    CHECK(mbp_backend_name((mbp_backend)0)[0] == '?');
+    CHECK(mbp_backend_name((mbp_backend)99)[0] == '?');
+    for (int b = MBP_BRUTE; b <= MBP_TREE; b++) {
+        CHECK(mbp_backend_name((mbp_backend)b)[0] != '?');
+    }
+}

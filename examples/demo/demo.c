@@ -102,12 +102,6 @@ static void step(thing *t)
     }
 }
 
-static const char *backend_name(mbp_backend b)
-{
-    static const char *const names[] = {"?", "brute", "sweep", "sap", "grid", "hash", "hgrid", "tree"};
-    return (unsigned)b < 8u ? names[b] : "?";
-}
-
 static void say(const char *s)
 {
     mbp_port_write(s);
@@ -149,7 +143,7 @@ int main(void)
     say("demo: ");
     svg_int(BODIES);
     say(" bodies, backend ");
-    say(backend_name(params.backend));
+    say(mbp_backend_name(params.backend));
     say(", cost in ");
     say(mbp_port_counter_unit());
     say("\n");
@@ -287,7 +281,7 @@ static void draw(uint32_t frame)
     say(" bodies, ");
     svg_int((int32_t)mbp_pair_count(&world));
     say(" overlapping pairs (red), backend ");
-    say(backend_name(world.params.backend));
+    say(mbp_backend_name(world.params.backend));
     svg_text_end();
     svg_rect(MARGIN, TOP, size, size, "fill=\"#f4f4f4\" stroke=\"black\" stroke-width=\"2\"");
 

@@ -38,7 +38,6 @@
 
 typedef struct {
     mbp_backend b;
-    const char *name;
     uint32_t state_bytes; /* its member of the world's backend union */
 } be_info;
 
@@ -46,25 +45,25 @@ static mbp_world g_w;
 
 static const be_info k_backends[] = {
 #if MBP_WITH_BRUTE
-    {MBP_BRUTE, "brute", 0u}, /* first: it is the reference */
+    {MBP_BRUTE, 0u}, /* first: it is the reference */
 #endif
 #if MBP_WITH_SWEEP
-    {MBP_SWEEP, "sweep", (uint32_t)sizeof g_w.be.sweep},
+    {MBP_SWEEP, (uint32_t)sizeof g_w.be.sweep},
 #endif
 #if MBP_WITH_SAP
-    {MBP_SAP, "sap", (uint32_t)sizeof g_w.be.sap},
+    {MBP_SAP, (uint32_t)sizeof g_w.be.sap},
 #endif
 #if MBP_WITH_GRID
-    {MBP_GRID, "grid", (uint32_t)sizeof g_w.be.grid},
+    {MBP_GRID, (uint32_t)sizeof g_w.be.grid},
 #endif
 #if MBP_WITH_HASH
-    {MBP_HASH, "hash", (uint32_t)sizeof g_w.be.grid},
+    {MBP_HASH, (uint32_t)sizeof g_w.be.grid},
 #endif
 #if MBP_WITH_HGRID
-    {MBP_HGRID, "hgrid", (uint32_t)sizeof g_w.be.hgrid},
+    {MBP_HGRID, (uint32_t)sizeof g_w.be.hgrid},
 #endif
 #if MBP_WITH_TREE
-    {MBP_TREE, "tree", (uint32_t)sizeof g_w.be.tree},
+    {MBP_TREE, (uint32_t)sizeof g_w.be.tree},
 #endif
 };
 #define BACKEND_COUNT (sizeof k_backends / sizeof k_backends[0])
@@ -111,7 +110,7 @@ static void note(const be_info *be, const bench_source *s, const char *what, uin
                  mbp_status st)
 {
     bench_puts("# ");
-    bench_puts(be->name);
+    bench_puts(mbp_backend_name(be->b));
     bench_puts(" ");
     bench_puts(s->name);
     bench_puts(" n=");
@@ -293,7 +292,7 @@ void bench_source_run(bench_source *s)
         }
         uint64_t frames = s->frames;
         bench_puts("CSV,");
-        bench_puts(be->name);
+        bench_puts(mbp_backend_name(be->b));
         bench_puts(",");
         bench_puts(s->name);
         bench_puts(",");

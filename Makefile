@@ -18,7 +18,7 @@ LIB_HDR  := $(wildcard lib/*.h port/*.h config/*.h)
 WARN     := -Wall -Wextra -Wconversion -Wshadow -Werror
 
 # ---- host ----
-HOST_CONFIGS    := 2d_float 2d_fixed 3d_float 3d_fixed
+HOST_CONFIGS    := 2d_float 2d_fixed 3d_float 3d_fixed 2d_fixed_sapq 3d_float_sapq
 HOST_CFLAGS     := -std=c99 -O2 -g -ffp-contract=off $(WARN) -Ilib -Iport -Iconfig -Itests -Ibuild
 HOST_TEST_FLAGS := -DTEST_FRAMES=200u -DTEST_SEEDS=4u
 

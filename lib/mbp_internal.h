@@ -72,6 +72,25 @@ void mbp__uncandidate(mbp_world *w, uint16_t a, uint16_t b);
 bool mbp__pairs_overflowed(const mbp_world *w);
 void mbp__drop_new_candidates(mbp_world *w); /* see mbp_world.c; the tree uses it */
 
+/* Small functions on the per-body path (every move of every body) are inlined where the
+ * compiler allows it: at -Os gcc would call them, and a call costs about what they do. */
+#if defined(__GNUC__)
+#define MBP__HOT static inline __attribute__((always_inline))
+#else
+#define MBP__HOT static inline
+#endif
+
+/* True for a box mbp_aabb_check() accepts with MBP_OK, in three comparisons an axis (NaN fails
+ * them all); the slow path in mbp_aabb_check() then tells which error it is. */
+MBP__HOT bool mbp__box_good(const mbp_aabb *b)
+{
+    bool good = true;
+    for (int k = 0; k < MBP_DIM; k++) {
+        good = good && b->min[k] >= -MBP_RANGE && b->min[k] <= b->max[k] && b->max[k] <= MBP_RANGE;
+    }
+    return good;
+}
+
 /* True when body i takes part in this frame's pairs (live and not removed). */
 static inline bool mbp__active(const mbp_world *w, uint16_t i)
 {
@@ -107,6 +126,13 @@ bool mbp__backend_compiled(mbp_backend b);
 mbp_status mbp__backend_init(mbp_world *w);
 mbp_status mbp__backend_add(mbp_world *w, uint16_t i);
 mbp_status mbp__backend_move(mbp_world *w, uint16_t i, const mbp_aabb *old);
+/* False for backends whose move hook does nothing (they read w->dirty at the next update): the
+ * core then skips the call and the copy of the old box. */
+static inline bool mbp__backend_wants_moves(const mbp_world *w)
+{
+    mbp_backend b = w->params.backend;
+    return !(b == MBP_BRUTE || b == MBP_SWEEP || b == MBP_SAP);
+}
 void mbp__backend_remove(mbp_world *w, uint16_t i);
 mbp_status mbp__backend_update(mbp_world *w);
 void mbp__backend_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx);

@@ -16,9 +16,17 @@
  * Removes: O(1), the next update drops the endpoints of removed bodies in one O(n) pass (the core
  * ends their pairs).
  *
- * Cost per update: O(m + s) for m moved bodies and s swaps; coherent motion makes s about the
- * number of endpoints passed, usually a few per moved body. Swaps that cross no pair on the other
- * axes cost about 10 instructions, with no call. Worst case: the swaps are counted, and once they
+ * Two ways to sort, with the same swaps and events: when few bodies moved (m < n/16), each moved
+ * body's endpoints are written and sifted into place one at a time; when many moved, all new
+ * values are written first and one insertion sort pass per axis puts them in order (an endpoint
+ * already in order costs a load and a compare; pairs of bodies that move together swap less).
+ * Either way the invariant is the same: a pair is a candidate exactly when its bodies' endpoint
+ * positions overlap on every axis; every swap of a min with a max changes that on one axis and
+ * checks the others by position, so any sequence of adjacent swaps keeps it.
+ * Cost per update: O(m + s) for m moved bodies and s swaps in the first way, O(n + s) in the
+ * second (chosen only when m >= n/16, so also O(m + s)); coherent motion makes s about the number
+ * of endpoints passed, usually a few per moved body. Swaps that cross no pair on the other axes
+ * cost about 10 instructions, with no call. Worst case: the swaps are counted, and once they
  * exceed sap_budget per body (default 32) the update stops and rebuilds: every endpoint re-read,
  * DIM heap sorts of 2n endpoints (no recursion) and one sweep of axis 0 reporting every pair that
  * overlaps on all axes (mbp__full_frame(w, true)): O(n log n + k0), k0 the pairs overlapping on
@@ -57,6 +65,14 @@
 #define V_LEFT ((mbp_sap_val)-FLT_MAX)
 #define V_NEW ((mbp_sap_val)2305843009213693952.0f) /* 2^61 > MBP_RANGE */
 #define V_RIGHT ((mbp_sap_val)FLT_MAX)
+#endif
+
+/* The insertion sort's inner loops are inlined into each caller: on Cortex-M the call, with its
+ * register saves and address set-up, costs as much as a swap. */
+#if defined(__GNUC__)
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
 #endif
 
 typedef struct {
@@ -118,7 +134,7 @@ static mbp_sap_val ep_value(const mbp_world *w, const mbp_sap_state *s, int k, u
 /* ---- the incremental sort ---- */
 
 /* True when bodies a and b overlap on every axis but k, by stored positions. */
-static inline bool other_axes(const mbp_sap_state *s, int k, uint32_t a, uint32_t b)
+HOT bool other_axes(const mbp_sap_state *s, int k, uint32_t a, uint32_t b)
 {
     for (int j = 0; j < MBP_DIM; j++) {
         const mbp_sap_idx *p = s->pos[j];
@@ -129,16 +145,14 @@ static inline bool other_axes(const mbp_sap_state *s, int k, uint32_t a, uint32_
     return true;
 }
 
-/* The endpoint at p (its new value already written) moves down into place. A min passing a max
- * starts an overlap on axis k; a max passing a min ends one. */
-static void sift_down(run *r, int k, uint32_t p)
+/* Endpoint e, at position p on axis k, takes value v and moves down into place. A min passing a
+ * max starts an overlap on axis k; a max passing a min ends one. */
+HOT void sift_down(run *r, int k, uint32_t p, mbp_sap_idx e, mbp_sap_val v)
 {
     mbp_sap_state *s = r->s;
     mbp_sap_val *val = s->val[k];
     mbp_sap_idx *id = s->id[k];
     mbp_sap_idx *pos = s->pos[k];
-    mbp_sap_val v = val[p];
-    mbp_sap_idx e = id[p];
     uint32_t emax = e & 1u;
     uint32_t start = p;
     for (;;) {
@@ -169,14 +183,12 @@ static void sift_down(run *r, int k, uint32_t p)
 }
 
 /* As sift_down, upwards: a max passing a min starts an overlap; a min passing a max ends one. */
-static void sift_up(run *r, int k, uint32_t p)
+HOT void sift_up(run *r, int k, uint32_t p, mbp_sap_idx e, mbp_sap_val v)
 {
     mbp_sap_state *s = r->s;
     mbp_sap_val *val = s->val[k];
     mbp_sap_idx *id = s->id[k];
     mbp_sap_idx *pos = s->pos[k];
-    mbp_sap_val v = val[p];
-    mbp_sap_idx e = id[p];
     uint32_t emax = e & 1u;
     uint32_t start = p;
     for (;;) {
@@ -206,16 +218,41 @@ static void sift_up(run *r, int k, uint32_t p)
     r->swaps += p - start;
 }
 
-static void set_endpoint(run *r, int k, uint32_t e, mbp_sap_val v)
+/* Endpoint e takes value v: written in place when it stays between its neighbours (the common
+ * case under coherent motion costs a few loads and no call), else sorted into place. */
+static inline void set_endpoint(run *r, int k, uint32_t e, mbp_sap_val v)
 {
     mbp_sap_state *s = r->s;
+    mbp_sap_val *val = s->val[k];
     uint32_t p = s->pos[k][e];
-    mbp_sap_val old = s->val[k][p];
-    s->val[k][p] = v;
+    mbp_sap_val old = val[p];
     if (v < old) {
-        sift_down(r, k, p);
+        mbp_sap_val pv = val[p - 1u];
+        if (pv > v || (pv == v && (s->id[k][p - 1u] & 1u) > (e & 1u))) {
+            sift_down(r, k, p, (mbp_sap_idx)e, v);
+            return;
+        }
     } else if (old < v) {
-        sift_up(r, k, p);
+        mbp_sap_val nv = val[p + 1u];
+        if (nv < v || (nv == v && (s->id[k][p + 1u] & 1u) < (e & 1u))) {
+            sift_up(r, k, p, (mbp_sap_idx)e, v);
+            return;
+        }
+    }
+    val[p] = v;
+}
+
+/* Batch mode: body i's new values written in place on every axis, not yet sorted. */
+static void write_values(mbp_sap_state *s, const mbp_aabb *b, uint32_t i)
+{
+    for (int k = 0; k < MBP_DIM; k++) {
+        mbp_sap_val lo = LO(s, k, b->min[k]);
+        mbp_sap_val hi = HI(s, k, b->max[k]);
+        if (k == 0 && hi - lo > s->ext) {
+            s->ext = (mbp_sap_val)(hi - lo);
+        }
+        s->val[k][s->pos[k][2u * i]] = lo;
+        s->val[k][s->pos[k][2u * i + 1u]] = hi;
     }
 }
 
@@ -237,6 +274,32 @@ static void update_axis(run *r, int k, uint32_t i)
         set_endpoint(r, k, 2u * i, lo);
         set_endpoint(r, k, 2u * i + 1u, hi);
     }
+}
+
+/* Batch mode, when many bodies moved: their new values are already written in place; one
+ * insertion sort pass over the axis moves each endpoint that is out of order down into place,
+ * with the same swaps and events as sift_down. An endpoint already in order costs a load and a
+ * compare. Returns false when the swaps exceed the budget (the caller rebuilds). */
+static bool sort_axis(run *r, int k, uint32_t budget)
+{
+    mbp_sap_state *s = r->s;
+    const mbp_sap_val *val = s->val[k];
+    const mbp_sap_idx *id = s->id[k];
+    uint32_t n = s->n;
+    mbp_sap_val prev = val[1];
+    for (uint32_t p = 2u; p <= n; p++) {
+        mbp_sap_val v = val[p];
+        if (v > prev || (v == prev && (id[p - 1u] & 1u) <= (id[p] & 1u))) {
+            prev = v; /* in order */
+            continue;
+        }
+        /* Out of order: the sorted prefix's largest (prev) ends at p, prev stays the largest. */
+        sift_down(r, k, p, id[p], v);
+        if (r->swaps > budget) {
+            return false;
+        }
+    }
+    return true;
 }
 
 /* Drops the endpoints of removed bodies; the others keep their order. */
@@ -393,6 +456,7 @@ mbp_status mbp__sap_init(mbp_world *w)
     s->ext = 0;
     s->swaps_last = 0u;
     s->rebuilds = 0u;
+    s->batch_last = 0u;
     for (int k = 0; k < MBP_DIM; k++) {
         s->val[k][0] = V_LEFT;
         s->id[k][0] = 0u;
@@ -446,20 +510,33 @@ mbp_status mbp__sap_update(mbp_world *w)
         compact(w, s);
     }
     bool full = mbp__pairs_overflowed(w);
+    s->batch_last = 0u;
     if (!full) {
         /* At most 65535 * 65535 < 2^32. */
         uint32_t budget = (uint32_t)w->params.sap_budget * (s->n / 2u + 1u);
-        for (uint32_t d = 0u; d < w->dirty_count; d++) {
-            uint16_t i = w->dirty[d];
-            if (!mbp__active(w, i)) {
-                continue;
+        if (16u * (uint32_t)w->dirty_count >= s->n) { /* s->n: 2 endpoints a body */
+            /* Many moved: write every new value, then one pass per axis (O(n + swaps)). */
+            s->batch_last = 1u;
+            for (uint32_t d = 0u; d < w->dirty_count; d++) {
+                uint16_t i = w->dirty[d];
+                if (mbp__active(w, i)) {
+                    write_values(s, &w->box[i], i);
+                }
             }
-            for (int k = 0; k < MBP_DIM; k++) {
-                update_axis(&r, k, i);
+            for (int k = 0; k < MBP_DIM && !full; k++) {
+                full = !sort_axis(&r, k, budget);
             }
-            if (r.swaps > budget) {
-                full = true;
-                break;
+        } else {
+            /* Few moved: each into place on its own (O(moved + swaps)). */
+            for (uint32_t d = 0u; d < w->dirty_count && !full; d++) {
+                uint16_t i = w->dirty[d];
+                if (!mbp__active(w, i)) {
+                    continue;
+                }
+                for (int k = 0; k < MBP_DIM; k++) {
+                    update_axis(&r, k, i);
+                }
+                full = r.swaps > budget;
             }
         }
     }

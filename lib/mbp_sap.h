@@ -32,6 +32,7 @@ typedef struct mbp_sap_state {
     mbp_sap_val ext;     /* at least every stored body's extent on axis 0 (bounds queries) */
     uint32_t swaps_last; /* endpoint swaps of the last update (the incremental work) */
     uint32_t rebuilds;   /* updates that rebuilt from scratch: budget exceeded or pairs lost */
+    uint8_t batch_last;  /* the last update sorted in one pass per axis (many bodies moved) */
 #if MBP_SAP_QUANTIZED
     mbp_scalar wmin[MBP_DIM]; /* sap_world.min */
 #if MBP_SCALAR == MBP_FIXED

@@ -20,6 +20,9 @@ mbp_status mbp_aabb_check(const mbp_aabb *box)
 {
     mbp_status st = MBP_OK;
     MBP__ASSERT(box != NULL);
+    if (mbp__box_good(box)) {
+        return MBP_OK; /* the common case, first */
+    }
     for (int k = 0; k < MBP_DIM; k++) {
         mbp_status a = check_scalar(box->min[k]);
         mbp_status b = check_scalar(box->max[k]);

@@ -9,7 +9,7 @@
 
 /* ---- handles ---- */
 
-static bool handle_ok(const mbp_world *w, mbp_body h)
+MBP__HOT bool handle_ok(const mbp_world *w, mbp_body h)
 {
     if (h.slot1 == 0u || h.slot1 > MBP_MAX_BODIES) {
         return false;
@@ -133,7 +133,7 @@ mbp_status MBP_INIT_SYMBOL(mbp_world *w, const mbp_params *p, uint32_t world_siz
 
 /* ---- bodies ---- */
 
-static void mark_dirty(mbp_world *w, uint16_t i)
+MBP__HOT void mark_dirty(mbp_world *w, uint16_t i)
 {
     if ((w->flags[i] & MBP__DIRTY) == 0u) {
         w->flags[i] |= MBP__DIRTY;
@@ -206,12 +206,16 @@ static mbp_status move_body(mbp_world *w, mbp_body h, const mbp_aabb *box, const
         return MBP_E_STALE;
     }
     uint16_t i = (uint16_t)(h.slot1 - 1u);
-    mbp_aabb old = w->box[i];
-    w->box[i] = *box;
-    mbp_status st = mbp__backend_move(w, i, &old);
-    if (st != MBP_OK) {
-        w->box[i] = old;
-        return st;
+    if (mbp__backend_wants_moves(w)) {
+        mbp_aabb old = w->box[i];
+        w->box[i] = *box;
+        mbp_status st = mbp__backend_move(w, i, &old);
+        if (st != MBP_OK) {
+            w->box[i] = old;
+            return st;
+        }
+    } else {
+        w->box[i] = *box;
     }
 #if MBP_WITH_SPHERES
     if (s != NULL) {
@@ -230,8 +234,10 @@ static mbp_status move_body(mbp_world *w, mbp_body h, const mbp_aabb *box, const
 mbp_status mbp_move_box(mbp_world *w, mbp_body h, const mbp_aabb *box)
 {
     MBP__ASSERT(box != NULL);
-    mbp_status st = mbp_aabb_check(box);
-    return st != MBP_OK ? st : move_body(w, h, box, NULL);
+    if (!mbp__box_good(box)) {
+        return mbp_aabb_check(box); /* which error */
+    }
+    return move_body(w, h, box, NULL);
 }
 
 #if MBP_WITH_SPHERES

@@ -395,11 +395,6 @@ static void push_event(mbp_world *w, uint32_t key, bool begun)
     e->b = (uint16_t)(key & 0xFFFFu);
 }
 
-static bool dirty_pair(const mbp_world *w, uint32_t key)
-{
-    return ((w->flags[key >> 16] | w->flags[key & 0xFFFFu]) & MBP__DIRTY) != 0u;
-}
-
 mbp_status mbp_update(mbp_world *w)
 {
     MBP__CHECK_WORLD(w);
@@ -418,8 +413,10 @@ mbp_status mbp_update(mbp_world *w)
     for (uint32_t k = 0; k < ps->count;) {
         uint32_t key = ps->key[k];
         uint8_t f = ps->flag[k];
-        bool gone = (f & MBP__CAND) == 0u || !mbp__active(w, (uint16_t)(key >> 16)) ||
-                    !mbp__active(w, (uint16_t)(key & 0xFFFFu));
+        /* Both bodies' flags, read once: live and not dying, and dirty. */
+        uint8_t fa = w->flags[key >> 16], fb = w->flags[key & 0xFFFFu];
+        bool gone = (f & MBP__CAND) == 0u || (fa & (MBP__LIVE | MBP__DYING)) != MBP__LIVE ||
+                    (fb & (MBP__LIVE | MBP__DYING)) != MBP__LIVE;
         if (gone) {
             if (f & MBP__PREV) {
                 push_event(w, key, false);
@@ -428,7 +425,7 @@ mbp_status mbp_update(mbp_world *w)
             continue;
         }
         bool hit;
-        if (!w->full_frame && ((f & MBP__NEW) != 0u || dirty_pair(w, key))) {
+        if (!w->full_frame && ((f & MBP__NEW) != 0u || ((fa | fb) & MBP__DIRTY) != 0u)) {
             hit = mbp__exact(w, (uint16_t)(key >> 16), (uint16_t)(key & 0xFFFFu));
         } else {
             hit = (f & MBP__HIT) != 0u;

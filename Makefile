@@ -3,6 +3,7 @@
 #   make test            host suite (4 configurations) and the five QEMU suites; ends with
 #                        "N passed, N failed"
 #   make test-host       host suite only
+#   make test-firmware   examples/firmware built with lib/mbp.mk and with CMake, run under QEMU
 #   make TARGET=<m> test-target   one QEMU machine (mps2-an385 mps2-an386 mps2-an500
 #                        mps2-an505 microbit)
 #   make lib TARGET=<m>  build/<m>/libmbp.a with that machine's default configuration
@@ -12,7 +13,10 @@ SHELL := /bin/bash
 
 include mk/targets.mk
 
-LIB_SRC  := $(wildcard lib/*.c)
+# The library's sources come from lib/mbp.mk, the fragment a firmware's Makefile includes.
+MBP_DIR  := .
+include lib/mbp.mk
+LIB_SRC  := $(MBP_SRC)
 TEST_SRC := $(wildcard tests/*.c)
 LIB_HDR  := $(wildcard lib/*.h port/*.h config/*.h)
 WARN     := -Wall -Wextra -Wconversion -Wshadow -Werror
@@ -37,7 +41,7 @@ test-host: $(foreach c,$(HOST_CONFIGS),build/host-$(c)/run)
 	@fail=0; for c in $(HOST_CONFIGS); do ./build/host-$$c/run || fail=1; done; exit $$fail
 
 # ---- one QEMU machine (make TARGET=<machine> ...) ----
-ifneq ($(filter-out host,$(TARGET)),)
+ifneq ($(filter-out host cortex-m0,$(TARGET)),)
 CROSS_CFLAGS += -Ilib -Itests -Ibuild -DMBP_TEST_PLATFORM='"$(TARGET)"' \
                 -DTEST_FRAMES=40u -DTEST_SEEDS=2u -DTEST_BODIES_CAP=64u
 
@@ -99,6 +103,7 @@ test: deps
 	  { cat build/host-build.log; }
 	@{ for c in $(HOST_CONFIGS); do tools/suite.sh host-$(subst _,-,$$c) ./build/host-$$c/run; done; \
 	   tools/suite.sh examples $(MAKE) --no-print-directory -s test-examples; \
+	   tools/suite.sh firmware $(MAKE) --no-print-directory -s test-firmware; \
 	   tools/suite.sh freestanding tools/check-freestanding.sh; \
 	   for t in $(MBP_TARGETS); do \
 	     tools/suite.sh $$t $(MAKE) --no-print-directory -s TARGET=$$t test-target; \
@@ -116,6 +121,12 @@ test-examples: build/examples/frame_loop
 	@out=$$(./build/examples/frame_loop) && grep -q 'begin 200-300' <<<"$$out" && \
 	  grep -q 'begin 100-300' <<<"$$out" && echo "examples: 1 passed, 0 failed" || \
 	  { echo "$$out"; echo "examples: 0 passed, 1 failed"; }
+
+# examples/firmware/: a firmware for mps2-an386 built with lib/mbp.mk and with CMake, both run
+# under QEMU; and library.json's syntax (examples/firmware/check.sh says what each check is).
+.PHONY: test-firmware
+test-firmware:
+	@examples/firmware/check.sh build/firmware
 
 .PHONY: clean
 clean:

@@ -17,13 +17,16 @@
 BENCH_HOST_NS ?= 16 64 256 1024 4096
 BENCH_M4_NS   ?= 64 256 1024
 BENCH_M0_NS   ?= 32
+# Cortex-M0 code at larger n: the microbit's 16 KB hold 32 bodies, so the same M0 build
+# (-mcpu=cortex-m0, armv6-m) also runs on mps2-an385's 4 MB; -icount counts its instructions.
+BENCH_M0BIG_NS ?= 256 1024
 BENCH_QEMU_TIMEOUT ?= 600
 BENCH_SRC := tools/bench/bench.c tools/bench/scene.c
 BENCH_HDR := tools/bench/bench.h config/mbp_config_bench.h config/mbp_config_bench_m0.h
 BENCH_HOST_CFLAGS := -std=c99 -O2 -g -ffp-contract=off $(WARN) -Ilib -Iport -Iconfig \
                      -Itools/bench -DBENCH_HOST -DBENCH_MAX_FRAMES=100000u
 # Platforms make bench runs: TARGET alone when given.
-BENCH_PLATFORMS := $(if $(TARGET),$(TARGET),host mps2-an386 microbit)
+BENCH_PLATFORMS := $(if $(TARGET),$(TARGET),host mps2-an386 microbit cortex-m0)
 HAVE_CROSS = $(shell command -v arm-none-eabi-gcc >/dev/null 2>&1 && \
                      command -v qemu-system-arm >/dev/null 2>&1 && echo yes)
 
@@ -36,7 +39,8 @@ build/bench/host-%/bench: $(LIB_SRC) $(LIB_HDR) $(BENCH_SRC) $(BENCH_HDR) tools/
 	$(CC) $(BENCH_HOST_CFLAGS) -DMBP_CONFIG_FILE='"mbp_config_bench.h"' -DBENCH_N=$* \
 	  $(LIB_SRC) $(BENCH_SRC) tools/bench/replay.c $(HOST_PORT_SRCS) -o $@
 
-.PHONY: bench bench-platform-host bench-platform-mps2-an386 bench-platform-microbit
+.PHONY: bench bench-platform-host bench-platform-mps2-an386 bench-platform-microbit \
+        bench-platform-cortex-m0
 ifeq ($(SCENE),)
 bench:
 	@mkdir -p build/bench
@@ -90,6 +94,28 @@ bench-platform-mps2-an386 bench-platform-microbit: bench-platform-%:
 	  done; \
 	fi
 
+# Cortex-M0 code on mps2-an385 (see BENCH_M0BIG_NS): the M0's instruction set is a subset of
+# the M3's, so the image runs there unchanged; the rows say "cortex-m0".
+bench-platform-cortex-m0:
+	@if [ "$(HAVE_CROSS)" != yes ]; then \
+	  echo "bench: cortex-m0: skipped (needs arm-none-eabi-gcc and qemu-system-arm: make deps)"; \
+	else \
+	  set -o pipefail; for n in $(BENCH_M0BIG_NS); do \
+	    echo "bench: cortex-m0 code on mps2-an385, n=$$n (QEMU)"; \
+	    flags="TARGET=mps2-an385 BENCH_N=$$n BUILD_DIR=build/bench/m0-n$$n MBP_CONFIG=bench_m0"; \
+	    flags="$$flags BENCH_PLATFORM_NAME=cortex-m0"; \
+	    if ! $(MAKE) --no-print-directory -s $$flags \
+	      TARGET_CPU_FLAGS='-mcpu=cortex-m0 -mthumb -mfloat-abi=soft' bench-image \
+	      > build/bench/cortex-m0-n$$n.log 2>&1; then \
+	      echo "bench: cortex-m0, n=$$n: skipped, the image does not build: build/bench/cortex-m0-n$$n.log"; \
+	      tail -3 build/bench/cortex-m0-n$$n.log; continue; \
+	    fi; \
+	    $(MAKE) --no-print-directory -s $$flags \
+	      TARGET_CPU_FLAGS='-mcpu=cortex-m0 -mthumb -mfloat-abi=soft' bench-run 2>&1 \
+	      | tools/bench/rows.sh >> build/bench/cortex-m0.rows || exit 1; \
+	  done; \
+	fi
+
 # ---- make size ----
 
 .PHONY: size size-platform
@@ -97,7 +123,7 @@ size:
 	@if [ "$(HAVE_CROSS)" != yes ]; then \
 	  echo "size: needs arm-none-eabi-gcc (make deps)"; exit 1; fi
 	@mkdir -p build/size
-	@echo "backend,target,config,flash_bytes,ram_bytes,bytes_per_body" > build/size.csv
+	@echo "backend,target,config,flash_bytes,ram_bytes,bytes_per_body,bytes_per_pair" > build/size.csv
 	@for t in microbit mps2-an386; do \
 	  $(MAKE) --no-print-directory -s TARGET=$$t size-platform >> build/size.csv || exit 1; \
 	done
@@ -137,10 +163,11 @@ demo: demo-check
 endif
 
 # ---- inside a sub-make for one QEMU machine (TARGET set: mk/targets.mk's variables) ----
-ifneq ($(filter-out host,$(TARGET)),)
+ifneq ($(filter-out host cortex-m0,$(TARGET)),)
 
+BENCH_PLATFORM_NAME ?= $(TARGET)
 ifneq ($(BENCH_N),)
-CROSS_CFLAGS += -Itools/bench -DBENCH_N=$(BENCH_N) -DBENCH_PLATFORM='"$(TARGET)"' \
+CROSS_CFLAGS += -Itools/bench -DBENCH_N=$(BENCH_N) -DBENCH_PLATFORM='"$(BENCH_PLATFORM_NAME)"' \
                 -DBENCH_WARMUP=3u -DBENCH_FRAMES=5u -DBENCH_RUNS=1u
 endif
 

@@ -39,7 +39,8 @@ MBP_ROOT_PREFIX := $(if $(filter .,$(MBP_ROOT)),,$(MBP_ROOT)/)
 
 HOST_PORT_SRCS := $(MBP_ROOT_PREFIX)port/host/mbp_port_host.c
 
-ifneq ($(filter-out host,$(TARGET)),)
+# cortex-m0 names a make bench platform (M0 code on mps2-an385, mk/bench.mk), not a machine.
+ifneq ($(filter-out host cortex-m0,$(TARGET)),)
 
 ifeq ($(filter $(TARGET),$(MBP_TARGETS)),)
 $(error mbp: unknown TARGET '$(TARGET)': use one of $(MBP_TARGETS))

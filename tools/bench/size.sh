@@ -8,6 +8,11 @@
 #   flash_bytes  text+data of tools/bench/size_probe.c linked with --gc-sections, minus the same
 #                program without mbp (startup, port, assert hook): the library's flash
 #   ram_bytes    sizeof(mbp_world): the only RAM mbp uses besides a little stack
+#   bytes_per_body  ram_bytes / bodies
+#   bytes_per_pair  what one more pair of capacity costs: sizeof(mbp_world) again with
+#                MBP_MAX_PAIRS doubled, minus ram_bytes, over MBP_MAX_PAIRS. That is the pair set
+#                (key, flag, hash index) and the event buffer (MBP_MAX_EVENTS follows
+#                MBP_MAX_PAIRS by default); the rest of the world does not depend on it.
 set -eu
 cpu=$1 scalar=$2 out=$3 libsrc=$4 portsrc=$5
 caps=${SIZE_CAPS:-64 256}
@@ -52,12 +57,16 @@ one() { # name "with-flags" backend cap "on backends"
     local defs="-DMBP_DIM=2 -DMBP_SCALAR=$scalar_def -DMBP_MAX_BODIES=$cap $with"
     $CC $CFLAGS $defs -DSIZE_BACKEND=$be tools/bench/size_probe.c $(sources "$5") $portsrc \
         $LDFLAGS -Wl,--defsym=size_world=0x20000000 $LDLIBS -o "$out/$tag.elf"
-    printf '#include "mbp.h"\nmbp_world size_world_ram;\n' |
-        $CC $CFLAGS $defs -x c -c - -o "$out/$tag-ram.o"
+    # The world, and an array of MBP_MAX_PAIRS bytes that says what the default pairs are.
+    local probe='#include "mbp.h"\nmbp_world size_world_ram;\nunsigned char size_pairs[MBP_MAX_PAIRS];\n'
+    printf "$probe" | $CC $CFLAGS $defs -x c -c - -o "$out/$tag-ram.o"
     local ram=$($NM -S -t d "$out/$tag-ram.o" | awk '/size_world_ram/ { print $2 + 0 }')
+    local pairs=$($NM -S -t d "$out/$tag-ram.o" | awk '/size_pairs/ { print $2 + 0 }')
+    printf "$probe" | $CC $CFLAGS $defs -DMBP_MAX_PAIRS=$((2 * pairs)) -x c -c - -o "$out/$tag-ram2.o"
+    local ram2=$($NM -S -t d "$out/$tag-ram2.o" | awk '/size_world_ram/ { print $2 + 0 }')
     local fl=$(( $(flash "$out/$tag.elf") - base ))
-    echo "$name,$cpu,2d_${scalar}_$cap,$fl,$ram,$(awk -v r="$ram" -v c="$cap" 'BEGIN { printf "%.1f", r / c }')" \
-        > "$out/$tag.row"
+    echo "$name,$cpu,2d_${scalar}_$cap,$fl,$ram,$(awk -v r="$ram" -v r2="$ram2" -v c="$cap" -v p="$pairs" \
+        'BEGIN { printf "%.1f,%.1f", r / c, (r2 - r) / p }')" > "$out/$tag.row"
 }
 
 with_only() { # backend -> -D flags with only it on

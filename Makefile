@@ -105,9 +105,11 @@ test: deps
 	   tools/suite.sh examples $(MAKE) --no-print-directory -s test-examples; \
 	   tools/suite.sh firmware $(MAKE) --no-print-directory -s test-firmware; \
 	   tools/suite.sh freestanding tools/check-freestanding.sh; \
+	   tools/suite.sh analyze $(MAKE) --no-print-directory -s analyze; \
 	   for t in $(MBP_TARGETS); do \
 	     tools/suite.sh $$t $(MAKE) --no-print-directory -s TARGET=$$t test-target; \
-	   done; } | tee build/test.log
+	   done; \
+	   tools/suite.sh determinism $(MAKE) --no-print-directory -s determinism; } | tee build/test.log
 	@tools/total.sh build/test.log
 
 # The README's example, compiled with the same warnings as the library, run, and its output
@@ -133,6 +135,8 @@ clean:
 	rm -rf build
 include mk/bench.mk
 include mk/reliability.mk
+# Static analysis, stack bounds and the determinism hash (issue 8): make analyze, stack, determinism.
+include tools/analyze/analyze.mk tools/stack/stack.mk tools/determinism/det.mk
 
 # The README's tables of figures, from the last make bench and make size.
 .PHONY: readme-tables

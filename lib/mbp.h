@@ -69,6 +69,70 @@ typedef struct mbp_sphere {
     mbp_scalar r;
 } mbp_sphere;
 
+/* ---- shapes beyond box and sphere (docs/shapes.md) ----
+ * The types exist in every build; the functions that use them need MBP_WITH_OBB, MBP_WITH_KDOP
+ * or MBP_WITH_CAPSULE. */
+
+/* A rotation entry, in [-1, 1]: float, or in fixed point a signed Q30 number (MBP_UNIT_ONE is
+ * 1.0), whatever MBP_FIXED_FRAC_BITS is: rotations keep 30 bits however coarse coordinates are. */
+#if MBP_SCALAR == MBP_FIXED
+typedef int32_t mbp_unit;
+#define MBP_UNIT_ONE ((mbp_unit)0x40000000)
+#define MBP_UNIT_LIT(x) ((mbp_unit)((x) * 1073741824.0)) /* a constant: folded, no float code */
+#else
+typedef float mbp_unit;
+#define MBP_UNIT_ONE 1.0f
+#define MBP_UNIT_LIT(x) ((mbp_unit)(x))
+#endif
+
+/* Oriented box: the points c + sum_i t_i rot[i] with |t_i| <= h[i]. Row rot[i] is the box's i-th
+ * axis in world coordinates; the rows must be orthonormal within 2^-10 (each |rot[i].rot[j] -
+ * (i == j)| <= 2^-10), or the box is refused (MBP_E_BADBOX). The library uses the matrix as
+ * given and never normalises it: the tight box and the never-miss promise hold for the shape the
+ * rows span (docs/shapes.md). No trigonometry inside: in 2D mbp_obb_rot2() fills rot from a
+ * cosine and sine. */
+typedef struct mbp_obb {
+    mbp_scalar c[MBP_DIM];
+    mbp_scalar h[MBP_DIM];
+    mbp_unit rot[MBP_DIM][MBP_DIM];
+} mbp_obb;
+
+/* k-DOP: the points whose projections onto each of MBP_KDOP_AXES axes lie in [min[j], max[j]].
+ * 2D (8-DOP): x, y, x+y, x-y. 3D (14-DOP): x, y, z, x+y+z, x+y-z, x-y+z, -x+y+z. Diagonal bounds
+ * are plain sums (not divided by a length), and are coordinates: within +-MBP_RANGE. */
+#define MBP_KDOP_AXES (MBP_DIM == 2 ? 4 : 7)
+typedef struct mbp_kdop {
+    mbp_scalar min[MBP_KDOP_AXES];
+    mbp_scalar max[MBP_KDOP_AXES];
+} mbp_kdop;
+
+/* Capsule: the points within r of the segment a-b (a stadium in 2D). a == b is a sphere. */
+typedef struct mbp_capsule {
+    mbp_scalar a[MBP_DIM];
+    mbp_scalar b[MBP_DIM];
+    mbp_scalar r;
+} mbp_capsule;
+
+/* A shape of any kind: set kind, then the member of u it names. */
+typedef enum mbp_shape_kind {
+    MBP_SHAPE_BOX = 1, /* u.box */
+    MBP_SHAPE_SPHERE,  /* u.sphere */
+    MBP_SHAPE_OBB,     /* u.obb (MBP_WITH_OBB) */
+    MBP_SHAPE_KDOP,    /* u.kdop (MBP_WITH_KDOP) */
+    MBP_SHAPE_CAPSULE  /* u.capsule (MBP_WITH_CAPSULE) */
+} mbp_shape_kind;
+
+typedef struct mbp_shape {
+    uint8_t kind; /* mbp_shape_kind */
+    union {
+        mbp_aabb box;
+        mbp_sphere sphere;
+        mbp_obb obb;
+        mbp_kdop kdop;
+        mbp_capsule capsule;
+    } u;
+} mbp_shape;
+
 /* A body handle: pass by value. All-zero is the null handle. slot1 is the body index plus one;
  * gen changes each time the slot is reused, and starts at a value mixed from the world's id and
  * address, so a stale handle is always refused and a foreign one is refused unless its 16-bit
@@ -112,9 +176,12 @@ typedef struct mbp_params {
     mbp_backend backend; /* default: the first compiled in of SAP, TREE, GRID, SWEEP, BRUTE */
     uint16_t id;         /* mixed into handle generations to catch handles of another world */
     /* Tree: a leaf's fat box is the body's box grown on every side by tree_margin (coordinate
-     * units, 0..MBP_RANGE, default 1/8) plus tree_margin_frac/256 of its size on that axis
-     * (0..256, default 32), then extended ahead by tree_sweep (0..16, default 2) times the
-     * displacement since the last update. Larger: fewer re-insertions, more candidate pairs. */
+     * units, 0..MBP_RANGE, default 1/16) plus tree_margin_frac/256 of its size on that axis
+     * (0..256, default 0), then extended ahead by tree_sweep (0..16, default 8) times the
+     * displacement since the last update, at most twice the box with its margins: a body moving
+     * steadily is re-inserted about once in tree_sweep frames. Larger: fewer re-insertions, more
+     * candidate pairs. While the candidates crowd the pair set, the tree halves these (up to 3
+     * times) for the boxes it makes. */
     mbp_scalar tree_margin;
     uint16_t tree_margin_frac;
     uint8_t tree_sweep;
@@ -136,6 +203,9 @@ typedef struct mbp_params {
     /* SAP: insertion-sort swaps allowed per body in one update (1..65535, default 32); an update
      * that would exceed them rebuilds in O(n log n) instead (bodies teleporting, bulk adds). */
     uint16_t sap_budget;
+    /* 1: report pairs whose boxes overlap (after the filters) without the sphere and shape
+     * tests: cheaper, more pairs. 0 (default): only pairs whose volumes overlap. */
+    uint8_t aabb_only;
 #if MBP_WITH_SAP && MBP_SAP_QUANTIZED
     /* SAP with MBP_SAP_QUANTIZED: the box mapped onto 16-bit endpoints (min < max on every
      * axis; default +-1024 units, clamped to the range). Bodies outside it still pair exactly,
@@ -288,6 +358,73 @@ mbp_status mbp_raycast(const mbp_world *w, const mbp_scalar p0[MBP_DIM],
 mbp_status mbp_raycast_first(const mbp_world *w, const mbp_scalar p0[MBP_DIM],
                              const mbp_scalar p1[MBP_DIM], uint16_t mask, mbp_hit *out,
                              bool *found);
+
+/* ---- shapes and space-time bounds (mbp_shape.c, mbp_obb.c, mbp_kdop.c, mbp_capsule.c,
+ * mbp_sat.c, mbp_swept.c; docs/shapes.md) ---- */
+
+/* MBP_OK; MBP_E_BADBOX for NaN, infinities, negative extents or radius, min > max, an empty
+ * k-DOP, a rotation whose rows are not orthonormal within 2^-10; MBP_E_RANGE for a value out of
+ * range; MBP_E_PARAM for an unknown kind or one not compiled in. */
+mbp_status mbp_shape_check(const mbp_shape *s);
+
+/* out = the smallest box holding the shape (s valid), clamped to the range. In fixed point it
+ * is rounded outwards, so it always holds the shape. */
+void mbp_shape_aabb(const mbp_shape *s, mbp_aabb *out);
+
+/* True when the two shapes (valid) overlap; touching overlaps. Exact, or conservative (never
+ * misses an overlap, may report shapes a hair apart) where docs/shapes.md says so: 3D k-DOPs, and
+ * in fixed point the tests that go through a separating axis (rounded axes). */
+bool mbp_shape_overlap(const mbp_shape *a, const mbp_shape *b);
+
+#if MBP_DIM == 2
+/* Fills o->rot for the rotation by the angle whose cosine and sine are c and s (c^2 + s^2 = 1
+ * within 2^-10): the box's first axis is (c, s). */
+static inline void mbp_obb_rot2(mbp_obb *o, mbp_unit c, mbp_unit s)
+{
+    o->rot[0][0] = c;
+    o->rot[0][1] = s;
+    o->rot[1][0] = -s;
+    o->rot[1][1] = c;
+}
+#endif
+
+/* Shrinks each bound of k to the extent of the k-DOP the bounds describe together (their
+ * intersection), which the tests need to be exact; mbp_add_shape() and mbp_move_shape() do it.
+ * MBP_OK, or MBP_E_BADBOX when the k-DOP is empty (k unchanged), or as mbp_shape_check(). */
+mbp_status mbp_kdop_tighten(mbp_kdop *k);
+
+/* out = the tight k-DOP of the n >= 1 points p[0..n-1]. MBP_OK; MBP_E_PARAM for n == 0;
+ * MBP_E_BADBOX or MBP_E_RANGE for a bad point or a diagonal bound out of range. */
+mbp_status mbp_kdop_from_points(const mbp_scalar (*p)[MBP_DIM], uint32_t n, mbp_kdop *out);
+
+/* Adds a body of any shape (a box or a sphere as mbp_add_box() and mbp_add_sphere()). Its box for
+ * the broad phase is mbp_shape_aabb(); pairs are reported only where the shapes overlap (unless
+ * params.aabb_only). A k-DOP is stored tightened. Returns as mbp_add_box(), and MBP_E_FULL also
+ * when an oriented box, k-DOP or capsule finds the shape pool (MBP_MAX_SHAPES) full. */
+mbp_status mbp_add_shape(mbp_world *w, const mbp_shape *s, uint32_t user, mbp_body *out);
+
+/* Sets a body's volume to this shape, of any kind. As mbp_move_box(), and MBP_E_FULL when the
+ * shape pool is full (the body keeps its old volume). */
+mbp_status mbp_move_shape(mbp_world *w, mbp_body h, const mbp_shape *s);
+
+/* Fast bodies. While a body is fast, each move makes its broad-phase box the union of its box at
+ * the last update and every box it has been moved to since: the space-time bound of its motion
+ * over the step, so a bullet that crosses a thin wall within one step still pairs with it. A
+ * pair with a fast body means "may have touched during the step": the other body's shape is
+ * tested against the fast body's bound (a box). Move a fast body every step, even where it
+ * stands: a step without a move keeps the last bound. Turning it off makes its box its volume's
+ * again. MBP_OK, MBP_E_STALE, MBP_E_FULL (a fast box body keeps its own box in the shape pool),
+ * MBP_E_NOROOM (turning off, backend storage full). Needs MBP_WITH_FAST. */
+mbp_status mbp_set_fast(mbp_world *w, mbp_body h, bool fast);
+
+/* Space-time bound of a box moving with velocity v (units per time unit) for dt >= 0 time units,
+ * under any acceleration with |a[k]| <= amax[k] on each axis (amax NULL: none, straight motion):
+ * the box of every position x0 + v t + a t^2 / 2, 0 <= t <= dt, exact for the extremes (constant
+ * +-amax). Conservative: rounded outwards in fixed point, widened by a few float ulps in float;
+ * clamped to the range. The bound from a start and an end box is mbp_aabb_union(). MBP_OK,
+ * MBP_E_PARAM for dt < 0 or amax[k] < 0, MBP_E_BADBOX/MBP_E_RANGE for bad numbers. */
+mbp_status mbp_sweep_motion(const mbp_aabb *box, const mbp_scalar v[MBP_DIM],
+                            const mbp_scalar *amax, mbp_scalar dt, mbp_aabb *out);
 
 /* The name of a status, for logs ("MBP_E_FULL"). */
 const char *mbp_status_name(mbp_status s);

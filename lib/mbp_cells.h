@@ -13,18 +13,20 @@
 #define MBP__CELLS_HGRID 2u /* unbounded, MBP_HGRID_LEVELS levels: a hash of (level, cell) */
 
 #define MBP__CELLS_NONE 0xFFFFu /* ends an entry list */
-#define MBP__CELLS_LARGE 0xFEu  /* level of a body with no entries, tested against all */
 #define MBP__CELLS_OUT 0xFFu    /* level of a body not in the structure */
+#define MBP__CELLS_F_LARGE 0x01u /* bflag: no entries; in the large list */
+#define MBP__CELLS_F_PEND 0x02u  /* bflag: in the pending list (added, or moved to other cells) */
 
 /* Checks the params this mode uses (MBP_E_PARAM) and empties the structure. */
 mbp_status mbp__cells_init(const mbp_world *w, mbp_grid_state *s, uint8_t mode);
-/* Puts body i where w->box[i] says (add and move). MBP_E_NOROOM when the entries run out;
- * then the body keeps its old cells (none for a new body). */
-mbp_status mbp__cells_place(const mbp_world *w, mbp_grid_state *s, uint16_t i);
-/* Takes body i out of the structure. */
-void mbp__cells_remove(mbp_grid_state *s, uint16_t i);
-/* Reports every pair of bodies whose boxes overlap, once (a full frame). */
-mbp_status mbp__cells_update(mbp_world *w, const mbp_grid_state *s);
+/* Body i was added (old == NULL) or moved from *old to w->box[i]. Records the change for the
+ * next update; MBP_E_NOROOM when the entries cannot hold it (nothing changes then). */
+mbp_status mbp__cells_place(const mbp_world *w, mbp_grid_state *s, uint16_t i,
+                            const mbp_aabb *old);
+/* Takes body i out of the structure (w->box[i] is its last box). */
+void mbp__cells_remove(const mbp_world *w, mbp_grid_state *s, uint16_t i);
+/* One frame: applies the recorded changes and reports candidates (see mbp_cells.c). */
+mbp_status mbp__cells_update(mbp_world *w, mbp_grid_state *s);
 /* Calls fn once for every body that may overlap box. */
 void mbp__cells_query(const mbp_world *w, const mbp_grid_state *s, const mbp_aabb *box,
                       mbp__visit_fn fn, void *ctx);

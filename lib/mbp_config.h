@@ -220,6 +220,45 @@
 #error "no backend compiled in: set at least one MBP_WITH_<backend> to 1"
 #endif
 
+/* Shapes beyond box and sphere (docs/shapes.md): oriented boxes, k-DOPs (8-DOP in 2D, 14-DOP
+ * in 3D) and capsules, each with its overlap test against every shape. Each costs flash only
+ * (make bench-shapes prints how much); bodies of these shapes keep their shape in a per-world
+ * pool of MBP_MAX_SHAPES entries. 0 removes a shape and its code. */
+#ifndef MBP_WITH_OBB
+#define MBP_WITH_OBB 1
+#endif
+#ifndef MBP_WITH_KDOP
+#define MBP_WITH_KDOP 1
+#endif
+#ifndef MBP_WITH_CAPSULE
+#define MBP_WITH_CAPSULE 1
+#endif
+#if (MBP_WITH_OBB != 0 && MBP_WITH_OBB != 1) || (MBP_WITH_KDOP != 0 && MBP_WITH_KDOP != 1) || \
+    (MBP_WITH_CAPSULE != 0 && MBP_WITH_CAPSULE != 1)
+#error "MBP_WITH_OBB, MBP_WITH_KDOP and MBP_WITH_CAPSULE must be 0 or 1: set them in your MBP_CONFIG_FILE"
+#endif
+/* Fast bodies (mbp_set_fast()): their broad-phase box covers their motion over the step. A fast
+ * box body keeps its own box in the shape pool. 0 removes them. */
+#ifndef MBP_WITH_FAST
+#define MBP_WITH_FAST 1
+#endif
+#if MBP_WITH_FAST != 0 && MBP_WITH_FAST != 1
+#error "MBP_WITH_FAST must be 0 or 1: set it in your MBP_CONFIG_FILE"
+#endif
+/* Derived: the world has a shape pool when any of the above is on. */
+#define MBP__SHAPES (MBP_WITH_OBB || MBP_WITH_KDOP || MBP_WITH_CAPSULE)
+#define MBP__POOL (MBP__SHAPES || MBP_WITH_FAST)
+/* Entries of the shape pool: one per body that is an oriented box, a k-DOP, a capsule or a fast
+ * box. Each costs the largest shape compiled in (2D: 20 to 36 bytes, 3D: 32 to 64 bytes), and
+ * every body 2 bytes more for its index; none of it exists when MBP__POOL is 0. When the pool
+ * is full, adding or moving such a body returns MBP_E_FULL. */
+#ifndef MBP_MAX_SHAPES
+#define MBP_MAX_SHAPES ((MBP_MAX_BODIES + 3) / 4)
+#endif
+#if MBP_MAX_SHAPES < 1 || MBP_MAX_SHAPES > MBP_MAX_BODIES
+#error "MBP_MAX_SHAPES must be 1..MBP_MAX_BODIES: set it in your MBP_CONFIG_FILE"
+#endif
+
 /* Programmer errors (NULL world, uninitialised world) call mbp_port_assert_failed().
  * 0 removes the checks and their flash; such errors are then undefined behaviour. */
 #ifndef MBP_ASSERT
@@ -272,6 +311,8 @@
     ((unsigned long)MBP_MAX_BODIES * 2654435761UL ^ (unsigned long)MBP_MAX_PAIRS * 40503UL ^         \
      (unsigned long)MBP_MAX_EVENTS * 9973UL ^ (unsigned long)MBP_FIXED_FRAC_BITS << 24 ^             \
      (unsigned long)MBP_WITH_SPHERES << 23 ^                                                       \
+     (unsigned long)MBP_MAX_SHAPES * 7919UL ^                                                      \
+     (unsigned long)(MBP_WITH_OBB | MBP_WITH_KDOP << 1 | MBP_WITH_CAPSULE << 2 | MBP_WITH_FAST << 3) << 27 ^ \
      (unsigned long)(MBP_WITH_BRUTE | MBP_WITH_SWEEP << 1 | MBP_WITH_SAP << 2 | MBP_WITH_GRID << 3 | \
                      MBP_WITH_HASH << 4 | MBP_WITH_HGRID << 5 | MBP_WITH_TREE << 6) << 16)
 

@@ -8,10 +8,16 @@
  * coordinates. A body covering more than MBP_GRID_MAX_CELLS_PER_BODY cells is 'large': kept out
  * of the table and tested against every body each frame. The engine is mbp_cells.c.
  *
- * Cost per frame: O(n + entries + entries sharing a bucket with a body's cell) + O(n) per large
- * body. Move: 2 * MBP_DIM cell conversions when the range is unchanged, else O(cells + their
- * buckets). Worst case: every body in one cell (or every cell in one bucket), O(n^2) tests.
- * RAM: see mbp_grid.h. A full entry pool makes add and move return MBP_E_NOROOM.
+ * Incremental and full frames as the grid's (mbp_grid.c): a body moving within its cells costs
+ * its cell conversions and nothing in the update.
+ *
+ * Cost per frame, incremental: O(1) + per body that changed cells O(its cells + the entries in
+ * the buckets of the cells it leaves and enters + large bodies) + one pair-set operation per
+ * candidate begun or ended. Full: O(n + entries + entries sharing a bucket with a body's cell)
+ * + O(n) per large body. Move: 2 * MBP_DIM cell conversions, O(1) more when the cells change.
+ * Worst case: every body in one cell (or every cell in one bucket), O(n^2) tests.
+ * RAM: see mbp_grid.h (and the grid's note on pair-set room). A full entry pool makes add and
+ * move return MBP_E_NOROOM.
  */
 #include "mbp_cells.h"
 
@@ -24,18 +30,17 @@ mbp_status mbp__hash_init(mbp_world *w)
 
 mbp_status mbp__hash_add(mbp_world *w, uint16_t i)
 {
-    return mbp__cells_place(w, &w->be.grid, i);
+    return mbp__cells_place(w, &w->be.grid, i, NULL);
 }
 
 mbp_status mbp__hash_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
 {
-    (void)old; /* the engine compares cell ranges, which it keeps */
-    return mbp__cells_place(w, &w->be.grid, i);
+    return mbp__cells_place(w, &w->be.grid, i, old);
 }
 
 void mbp__hash_remove(mbp_world *w, uint16_t i)
 {
-    mbp__cells_remove(&w->be.grid, i);
+    mbp__cells_remove(w, &w->be.grid, i);
 }
 
 mbp_status mbp__hash_update(mbp_world *w)

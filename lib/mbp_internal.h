@@ -55,6 +55,8 @@
 #define MBP__SPHERE 0x02u
 #define MBP__DIRTY 0x04u
 #define MBP__DYING 0x08u
+#define MBP__SHAPE 0x10u /* the volume is the pool entry's oriented box, k-DOP or capsule */
+#define MBP__FAST 0x20u  /* w->box is the bound of the step (mbp_set_fast) */
 
 /* Pair-set entry flags. */
 #define MBP__CAND 0x01u /* the backend reports this pair as a candidate */
@@ -121,6 +123,34 @@ void mbp__sort_hits(mbp_hit *h, uint32_t n);
 /* ---- exact tests the core applies to candidates (mbp_world.c) ---- */
 bool mbp__exact(const mbp_world *w, uint16_t a, uint16_t b);
 
+/* ---- shapes and fast bodies (mbp_shape.c, mbp_swept.c) ---- */
+/* The exact test of a candidate pair where a body is a shape or fast (flags MBP__SHAPE,
+ * MBP__FAST): called by mbp__exact() after the filters and the box test. */
+bool mbp__shape_exact(const mbp_world *w, uint16_t a, uint16_t b);
+/* Queries: true when body i's volume overlaps box (i is a shape body, box overlaps its box). */
+bool mbp__shape_box(const mbp_world *w, uint16_t i, const mbp_aabb *box);
+/* The one path that sets a body's volume (mbp_world.c): box is the volume's own box; s the
+ * sphere of a sphere body, shape the oriented box, k-DOP or capsule of a shape body (both NULL
+ * for a box body). */
+mbp_status mbp__add_body(mbp_world *w, const mbp_aabb *box, const mbp_sphere *s,
+                         const mbp_shape *shape, uint32_t user, mbp_body *out);
+mbp_status mbp__move_body(mbp_world *w, mbp_body h, const mbp_aabb *box, const mbp_sphere *s,
+                          const mbp_shape *shape);
+bool mbp__handle_ok(const mbp_world *w, mbp_body h);
+#if MBP__POOL
+void mbp__pool_init(mbp_world *w);
+/* Before a volume change of body i (add: i has no entry): MBP_E_FULL when it will need a pool
+ * entry (a shape, or a fast box) and none is free; else MBP_OK and *bound = the box the broad
+ * phase gets (box, or a fast body's bound of the step). */
+mbp_status mbp__pool_prepare(const mbp_world *w, uint16_t i, const mbp_aabb *box,
+                             const mbp_sphere *s, const mbp_shape *shape, mbp_aabb *bound);
+/* After it succeeded: keeps the shape (or a fast box's box) in the pool, or frees the entry. */
+void mbp__pool_commit(mbp_world *w, uint16_t i, const mbp_aabb *box, const mbp_sphere *s,
+                      const mbp_shape *shape);
+/* Body i is removed: frees its entry. */
+void mbp__pool_release(mbp_world *w, uint16_t i);
+#endif
+
 /* ---- backend dispatch (mbp_backend.c) ---- */
 bool mbp__backend_compiled(mbp_backend b);
 mbp_status mbp__backend_init(mbp_world *w);
@@ -131,7 +161,7 @@ mbp_status mbp__backend_move(mbp_world *w, uint16_t i, const mbp_aabb *old);
 static inline bool mbp__backend_wants_moves(const mbp_world *w)
 {
     mbp_backend b = w->params.backend;
-    return !(b == MBP_BRUTE || b == MBP_SWEEP || b == MBP_SAP);
+    return !(b == MBP_BRUTE || b == MBP_SWEEP || b == MBP_SAP || b == MBP_TREE);
 }
 void mbp__backend_remove(mbp_world *w, uint16_t i);
 mbp_status mbp__backend_update(mbp_world *w);

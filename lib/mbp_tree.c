@@ -2,40 +2,51 @@
  *
  * How it works
  * ------------
- * Each body is a leaf holding a fat box: its box grown by a margin (tree_margin plus
+ * Each body is a leaf holding a fat box: its box grown on each side by a margin (tree_margin plus
  * tree_margin_frac/256 of its size) and extended ahead by tree_sweep times its displacement since
- * the last update (the space-time bound). Inner nodes hold the union of their children. Nodes
- * come from a pool of 2N-1 (a tree of n leaves has 2n-1 nodes, so it never runs out) with a free
- * list; indices are 16-bit, MBP_TREE_NULL is none.
+ * the last update (velocity expansion: a body moving steadily stays inside for about tree_sweep
+ * frames). The sweep is capped at twice the extent of the box with its margins, so a jump does
+ * not make a huge box. Inner nodes hold (at least) the union of their children. Nodes come from a
+ * pool of 2N-1 (a tree of n leaves has 2n-1 nodes, so it never runs out) with a free list;
+ * indices are 16-bit, MBP_TREE_NULL is none.
  *
  * Candidates are the pairs whose fat boxes overlap. Invariant between updates: the pair set
  * holds exactly those pairs as candidates (after a frame where it overflowed, see below). In an
  * update, only dirty bodies are looked at:
+ *   - a moved body still inside its fat box costs nothing here but one box test (the core
+ *     re-tests its candidate pairs exactly), unless its fat box is over twice the size a fresh
+ *     one would be (it slowed down after a fast move), which counts as leaving it. Only a leaf
+ *     whose sweep is longer than the rest of its box can become too big: those are checked one
+ *     frame in four, the others never.
  *   - a new body is queried against the tree with its fat box (candidate for each hit) and
  *     then inserted, so two new bodies find each other exactly once;
- *   - a moved body still inside its fat box costs nothing here (the core re-tests its candidate
- *     pairs exactly), unless its fat box is over twice the size a fresh one would be (it has
- *     slowed down or stopped after a fast move), which counts as leaving it;
- *   - a moved body that left its fat box F gets a fresh one F': its leaf is removed, the tree is
- *     walked once with F u F', and for each leaf j found, the pair becomes a candidate if F'
- *     overlaps Fj and F did not, and stops being one if F overlapped Fj and F' does not. Then the
- *     leaf is re-inserted with F'. Every step keeps the invariant, whatever the order of bodies,
- *     so no per-body candidate lists are needed.
+ *   - a moved body that left its fat box F gets a fresh one F'. The pairs first: the leaves
+ *     around it are walked with F u F' (or with F and with F' when they do not overlap: a jump),
+ *     bottom-up from the leaf (the other child of each ancestor), and for each leaf j found, the
+ *     pair becomes a candidate if F' overlaps Fj and F did not, and stops being one if F
+ *     overlapped Fj and F' does not. Every step keeps the invariant, whatever the order of bodies,
+ *     so no per-body candidate lists are needed. Then the leaf moves: when an ancestor of height
+ *     <= KEEP_HEIGHT holds F', the leaf keeps its place and only the ancestors below that one grow
+ *     to hold F' (nothing above changes); otherwise it is removed and inserted again, descending
+ *     from the lowest ancestor that held F' (or the root).
  * Fat candidates outnumber true pairs, and the pair set is sized for true pairs, so the tree
- * keeps incremental only while the candidates fit with room to spare; otherwise it runs full
- * frames (one walk per leaf, each pair once), which also count the fat candidates:
- *   - exact full frame (mbp__full_frame(w, false), report pairs whose boxes overlap: as brute
- *     force, no more room needed) when the set is over 3/4 full at the start, when it overflowed
- *     last frame, or when an incremental report finds it full: then the candidates inserted this
- *     frame are dropped first (mbp__drop_new_candidates, a 12-line core helper), so no pair that
- *     brute force would keep is ever lost to fat candidates;
+ * keeps incremental only while the candidates fit with room to spare:
+ *   - while they fill over 11/16 of the set (at the start of a frame, or as a frame's
+ *     re-insertions add them), fat boxes made from then on shrink: each level halves the margins
+ *     and the sweep, up to MBP_TREE_LEVELS times; below 5/8 they grow back a level a frame;
+ *   - exact full frame (mbp__full_frame(w, false), one walk per leaf, report pairs whose boxes
+ *     overlap: as brute force, no more room needed) when the set is over 3/4 full at the start,
+ *     when it overflowed last frame, or when an incremental report finds it full: then the
+ *     candidates inserted this frame are dropped first (mbp__drop_new_candidates), so no pair
+ *     that brute force would keep is ever lost to fat candidates. Such frames also count the fat
+ *     candidates, and re-insert every moved leaf whose fat box is over 5/4 of a fresh one;
  *   - sync (mbp__full_frame(w, true), report every fat candidate) after an exact frame whose
- *     count says the candidates fit in half the set: incremental again from the next frame.
- * So MBP_MAX_PAIRS of at least twice the fat candidates keeps the tree incremental.
+ *     count says the candidates fit in 5/8 of the set: incremental again from the next frame.
  *
- * Insertion descends from the root to the child whose box grows least in surface (perimeter in
- * 2D, area in 3D; Box2D v2.4's cost with inheritance) but may stop only at a node of height <= 1,
- * so that the new parent is balanced; then every ancestor is rebalanced and refitted.
+ * Insertion descends to the child whose box grows least in surface (perimeter in 2D, area in 3D;
+ * Box2D v2.4's cost with inheritance) but may stop only at a node of height <= 1, so that the new
+ * parent is balanced; then the ancestors are rebalanced and refitted, up to the first that keeps
+ * its box and height (nothing above it can change then).
  *
  * Height bound (why the walks' stack cannot overflow)
  * ---------------------------------------------------
@@ -44,39 +55,45 @@
  * induction: L(0) = 1, L(1) = 2, L(h) >= L(h-1) + L(h-2)), so h <= MBP_TREE_HEIGHT_MAX for
  * MBP_MAX_BODIES leaves (table in mbp_config.h: 11 for 256 bodies, 21 for 32767).
  * Proof that insertion and removal keep it: insertion puts the leaf beside a node S of height
- * 0 or 1, so the new parent (S, leaf) is balanced and the subtree at S's place grows by exactly 1;
- * removal replaces the leaf's parent P = (leaf, S) by S, and P balanced means h(S) <= 1, so the
- * subtree shrinks by exactly 1. Walking up, every ancestor then has one child whose height changed
- * by at most 1, all its descendants balanced, so an imbalance of at most 2. rotate() fixes an
- * imbalance of 2 at A = (Y, X), h(X) = h(Y) + 2, X = (F, G), h(F) >= h(G): X takes A's place
- * with children (A', F) and A' = (Y, G). Since X is balanced, h(F) = h(X)-1, h(G) >= h(X)-2 =
- * h(Y), so A' is balanced with height h(X)-1 or h(X), and X's children F and A' differ by at
- * most 1. (Leaf order does not matter in this tree, which is why one rotation handles what an
- * AVL search tree needs two for.) The rotated subtree's height again differs from its height
- * before the operation by at most 1, so the argument continues up to the root.
- * A depth-first walk that pops a node and pushes its two children holds at most one pending
- * sibling per depth 1..d plus the two children of a node at depth d <= h-1: h+1 entries, which
- * is MBP_TREE_STACK. Still, a walk checks before every push; a walk that would exceed its cap
- * (only possible when a test lowers stack_cap) finishes that subtree without a stack by
- * following parent links, so the result stays exact, and mbp_update() returns MBP_E_NOROOM.
+ * 0 or 1 (wherever the descent started), so the new parent (S, leaf) is balanced and the subtree
+ * at S's place grows by exactly 1; removal replaces the leaf's parent P = (leaf, S) by S, and P
+ * balanced means h(S) <= 1, so the subtree shrinks by exactly 1. Walking up, every ancestor then
+ * has one child whose height changed by at most 1, all its descendants balanced, so an imbalance
+ * of at most 2. rotate() fixes an imbalance of 2 at A = (Y, X), h(X) = h(Y) + 2, X = (F, G),
+ * h(F) >= h(G): X takes A's place with children (A', F) and A' = (Y, G). Since X is balanced,
+ * h(F) = h(X)-1, h(G) >= h(X)-2 = h(Y), so A' is balanced with height h(X)-1 or h(X), and X's
+ * children F and A' differ by at most 1. (Leaf order does not matter in this tree, which is why
+ * one rotation handles what an AVL search tree needs two for.) The rotated subtree's height again
+ * differs from its height before the operation by at most 1, so the argument continues up, and
+ * it may stop at the first node whose height (and box) came out unchanged: its ancestors' balance
+ * is as before. A leaf kept in place changes no link and no height, only boxes.
+ * A walk tests a node, and when it is an inner node that overlaps, goes on with its first child
+ * and pushes its second: every entry on the stack is the second child of a distinct proper
+ * ancestor of the node being tested, so it holds at most h entries (MBP_TREE_STACK is h+1).
+ * Still, a walk checks before every push; a walk that would exceed its cap (only possible when a
+ * test lowers stack_cap) finishes that subtree without a stack by following parent links, so the
+ * result stays exact, and mbp_update() returns MBP_E_NOROOM.
  *
  * Cost per frame (incremental): nothing for bodies that did not move (a fully static scene
  * costs O(1) here); O(1) for a moved body inside its fat box; for a body leaving it or new,
- * O(log n) to remove and insert plus a walk of O(log n + k) for k leaves near it. The core adds
- * O(p) for p stored pairs. A full frame is O(n log n + c) for c fat candidates. Worst case: one
- * huge body, or every body overlapping: walks become O(n) each, O(n^2) a frame. Queries:
- * O(log n + k). No recursion anywhere. RAM: see mbp_tree.h.
+ * O(log n) to move the leaf (O(1) when it keeps its place) plus a walk of O(log n + k) for k
+ * leaves near it. The core adds O(p) for p stored pairs. A full frame is O(n log n + c) for c fat
+ * candidates. Worst case: one huge body, or every body overlapping: walks become O(n) each,
+ * O(n^2) a frame. Queries: O(log n + k). No recursion anywhere. RAM: see mbp_tree.h.
  */
 #include "mbp_internal.h"
 
 #if MBP_WITH_TREE
 
 #define NUL MBP_TREE_NULL
+/* A leaf keeps its place when an ancestor this high (or lower) holds its new fat box: see
+ * reinsert(). Higher keeps more leaves in place, for looser subtrees (the walks test more). */
+#define KEEP_HEIGHT 4u
 #define FREE_MARK 0xFFu
 
 /* ---- boxes and their surface ---- */
 
-static inline bool ov(const mbp_aabb *a, const mbp_aabb *b)
+MBP__HOT bool ov(const mbp_aabb *a, const mbp_aabb *b)
 {
     for (int k = 0; k < MBP_DIM; k++) {
         if (a->max[k] < b->min[k] || b->max[k] < a->min[k]) {
@@ -125,22 +142,50 @@ static cost_t surface(const mbp_aabb *b)
 }
 #endif
 
-/* The fat box of body i from its box and displacement (see the top comment). */
-static void make_fat(const mbp_world *w, uint16_t i, mbp_aabb *out)
-{
-    const mbp_params *p = &w->params;
-    const mbp_aabb *b = &w->box[i];
-    const mbp_scalar *d = w->be.tree.disp[i];
-    for (int k = 0; k < MBP_DIM; k++) {
+/* One axis of a fat box (see the top comment): for a box [lo, hi] whose min corner moved by d since
+ * the last update, the margin *m on each side and the sweep *s ahead (signed), with the margins in
+ * force this frame (t->margin, t->frac, t->sweep). The sweep is capped at twice the extent of the
+ * box with its margins: a jump is not a velocity. Fixed point: computed in int64 and capped at
+ * 2 * MBP_RANGE, the most that can matter, so that they fit the int32 that mbp_add_sat takes. */
 #if MBP_SCALAR == MBP_FIXED
-        /* Margins and sweeps computed in int64 and capped at 2 * MBP_RANGE, the most that can
-         * matter, so they fit the int32 that mbp_add_sat takes. */
-        const int64_t cap = 2 * (int64_t)MBP_RANGE;
-        int64_t ext = (int64_t)b->max[k] - b->min[k];
-        int64_t m = (int64_t)p->tree_margin + ((ext * p->tree_margin_frac) >> 8);
-        int64_t s = (int64_t)d[k] * p->tree_sweep;
-        m = m > cap ? cap : m;
-        s = s > cap ? cap : (s < -cap ? -cap : s);
+typedef int64_t wide_t;
+#else
+typedef float wide_t;
+#endif
+MBP__HOT void fat_axis(const mbp_tree_state *t, mbp_scalar lo, mbp_scalar hi, mbp_scalar d,
+                       wide_t *ext, wide_t *m, wide_t *s)
+{
+#if MBP_SCALAR == MBP_FIXED
+    const int64_t cap = 2 * (int64_t)MBP_RANGE;
+    int64_t e = (int64_t)hi - lo;
+    int64_t mm = (int64_t)t->margin + ((e * t->frac) >> 8);
+    mm = mm > cap ? cap : mm;
+    int64_t smax = 2 * (e + 2 * mm);
+    smax = smax > cap ? cap : smax;
+    int64_t ss = (int64_t)d * t->sweep;
+#else
+    float e = hi - lo;
+    float mm = t->margin + e * (float)t->frac * (1.0f / 256.0f);
+    float smax = 2 * (e + 2 * mm);
+    float ss = d * (float)t->sweep;
+#endif
+    *ext = e;
+    *m = mm;
+    *s = ss > smax ? smax : (ss < -smax ? -smax : ss);
+}
+
+/* The fat box of body i from its box and its displacement d since the last update. Returns true
+ * when the sweep is longer, on some axis, than the rest of the fat box: only such a leaf can
+ * later become too big (see too_big). */
+static bool make_fat(const mbp_world *w, uint16_t i, const mbp_scalar *d, mbp_aabb *out)
+{
+    const mbp_aabb *b = &w->box[i];
+    bool swept = false;
+    for (int k = 0; k < MBP_DIM; k++) {
+        wide_t e, m, s;
+        fat_axis(&w->be.tree, b->min[k], b->max[k], d[k], &e, &m, &s);
+        swept = swept || (s < 0 ? -s : s) > e + 2 * m;
+#if MBP_SCALAR == MBP_FIXED
         mbp_scalar lo = mbp_add_sat(b->min[k], (mbp_scalar)-m);
         mbp_scalar hi = mbp_add_sat(b->max[k], (mbp_scalar)m);
         if (s < 0) {
@@ -149,40 +194,41 @@ static void make_fat(const mbp_world *w, uint16_t i, mbp_aabb *out)
             hi = mbp_add_sat(hi, (mbp_scalar)s);
         }
 #else
-        float m = p->tree_margin + (b->max[k] - b->min[k]) * (float)p->tree_margin_frac / 256.0f;
-        float s = d[k] * (float)p->tree_sweep;
-        mbp_scalar lo = mbp_add_sat(b->min[k], -m);
-        mbp_scalar hi = mbp_add_sat(b->max[k], m);
-        if (s < 0) {
-            lo = mbp_add_sat(lo, s);
-        } else {
-            hi = mbp_add_sat(hi, s);
-        }
+        /* Float: a box within the range plus margins within it stays far inside float's range;
+         * fat boxes are only compared, so they need no clamp. */
+        mbp_scalar lo = b->min[k] - m + (s < 0 ? s : 0.0f);
+        mbp_scalar hi = b->max[k] + m + (s > 0 ? s : 0.0f);
 #endif
         out->min[k] = lo;
         out->max[k] = hi;
     }
+    return swept;
 }
 
-/* True when the fat box is over twice as large, on some axis, as a fresh one would be. */
-static bool too_big(const mbp_aabb *fat, const mbp_aabb *fresh)
+/* True when the fat box is over twice as large, on some axis, as a fresh one for box, displaced
+ * by d, would be: the body slowed down after a fast move. Strict (when the fat candidates crowd
+ * the pair set): over 5/4 as large, as after the margins shrank. */
+static bool too_big(const mbp_tree_state *t, const mbp_aabb *fat, const mbp_aabb *box,
+                    const mbp_scalar *d, bool strict)
 {
     for (int k = 0; k < MBP_DIM; k++) {
+        wide_t e, m, s;
+        fat_axis(t, box->min[k], box->max[k], d[k], &e, &m, &s);
+        wide_t fe = (wide_t)fat->max[k] - (wide_t)fat->min[k];
+        wide_t fresh = e + 2 * m + (s < 0 ? -s : s);
 #if MBP_SCALAR == MBP_FIXED
-        int64_t a = (int64_t)fat->max[k] - fat->min[k];
-        int64_t b = (int64_t)fresh->max[k] - fresh->min[k];
+        wide_t lim = strict ? fresh + (fresh >> 2) : 2 * fresh;
 #else
-        float a = fat->max[k] - fat->min[k];
-        float b = fresh->max[k] - fresh->min[k];
+        wide_t lim = strict ? fresh * 1.25f : 2 * fresh;
 #endif
-        if (a > 2 * b) {
+        if (fe > lim) {
             return true;
         }
     }
     return false;
 }
 
-static bool inside(const mbp_aabb *outer, const mbp_aabb *inner)
+MBP__HOT bool inside(const mbp_aabb *outer, const mbp_aabb *inner)
 {
     for (int k = 0; k < MBP_DIM; k++) {
         if (inner->min[k] < outer->min[k] || inner->max[k] > outer->max[k]) {
@@ -242,18 +288,36 @@ static uint16_t rotate(mbp_tree_state *t, uint16_t a, uint16_t x)
     return x;
 }
 
-/* Rebalances and refits n and all its ancestors. */
+static bool same_box(const mbp_aabb *a, const mbp_aabb *b)
+{
+    for (int k = 0; k < MBP_DIM; k++) {
+        if (a->min[k] != b->min[k] || a->max[k] != b->max[k]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Rebalances and refits n and its ancestors, up to the first that comes out of it with the box
+ * and height it had: nothing above it can change then. */
 static void fix_up(mbp_tree_state *t, uint16_t n)
 {
     while (n != NUL) {
-        const mbp_tree_node *a = &t->node[n];
-        int bal = (int)t->node[a->child2].height - (int)t->node[a->child1].height;
-        if (bal > 1) {
-            n = rotate(t, n, a->child2);
-        } else if (bal < -1) {
-            n = rotate(t, n, a->child1);
+        mbp_tree_node *a = &t->node[n];
+        const mbp_tree_node *c1 = &t->node[a->child1];
+        const mbp_tree_node *c2 = &t->node[a->child2];
+        int bal = (int)c2->height - (int)c1->height;
+        if (bal > 1 || bal < -1) {
+            n = rotate(t, n, bal > 1 ? a->child2 : a->child1);
         } else {
-            refit(t, n);
+            uint8_t h = (uint8_t)(1u + (c1->height > c2->height ? c1->height : c2->height));
+            mbp_aabb u;
+            unite(&c1->box, &c2->box, &u);
+            if (h == a->height && same_box(&u, &a->box)) {
+                return;
+            }
+            a->box = u;
+            a->height = h;
         }
         n = t->node[n].parent;
     }
@@ -284,7 +348,9 @@ static cost_t child_cost(const mbp_tree_state *t, uint16_t c, const mbp_aabb *b)
     return t->node[c].height == 0u ? s : s - surface(&t->node[c].box);
 }
 
-static void insert_leaf(mbp_tree_state *t, uint16_t leaf)
+/* Inserts the leaf, descending from node s (the root, or a node whose box held the leaf's box
+ * before a removal: a local re-insertion). */
+static void insert_leaf(mbp_tree_state *t, uint16_t leaf, uint16_t s)
 {
     if (t->root == NUL) {
         t->root = leaf;
@@ -292,18 +358,21 @@ static void insert_leaf(mbp_tree_state *t, uint16_t leaf)
         return;
     }
     const mbp_aabb *b = &t->node[leaf].box;
-    uint16_t s = t->root;
     while (t->node[s].height > 0u) {
         const mbp_tree_node *n = &t->node[s];
-        mbp_aabb u;
-        unite(&n->box, b, &u);
-        cost_t here = 2 * surface(&u);
-        cost_t inherit = 2 * (surface(&u) - surface(&n->box));
-        cost_t c1 = child_cost(t, n->child1, b) + inherit;
-        cost_t c2 = child_cost(t, n->child2, b) + inherit;
-        /* Stopping above height 1 would unbalance the new parent: keep descending. */
-        if (n->height <= 1u && here < c1 && here < c2) {
-            break;
+        cost_t c1 = child_cost(t, n->child1, b);
+        cost_t c2 = child_cost(t, n->child2, b);
+        /* The leaf may become s's sibling only at height <= 1: higher, the new parent would be
+         * unbalanced. There, that costs the new parent's surface, against going down, which
+         * also grows s (the inherited cost). */
+        if (n->height <= 1u) {
+            mbp_aabb u;
+            unite(&n->box, b, &u);
+            cost_t here = 2 * surface(&u);
+            cost_t inherit = 2 * (surface(&u) - surface(&n->box));
+            if (here < c1 + inherit && here < c2 + inherit) {
+                break;
+            }
         }
         s = c1 <= c2 ? n->child1 : n->child2;
     }
@@ -368,37 +437,88 @@ static uint32_t walk_linked(const mbp_tree_state *t, uint16_t r, const mbp_aabb 
     }
 }
 
-/* Calls fn(ctx, body) for every leaf whose fat box overlaps box. Returns the box tests made;
- * adds 1 to *overflows for each subtree the stack could not hold (walked by links instead). */
-static uint32_t walk(const mbp_tree_state *t, const mbp_aabb *box, mbp__visit_fn fn, void *ctx,
-                     uint32_t *overflows)
+/* Calls fn(ctx, body) for every leaf below the inner node r (whose box overlaps *q) whose fat
+ * box overlaps *q. Returns the box tests made; adds 1 to *overflows for each subtree the stack
+ * could not hold (walked by links instead). The stack holds inner nodes whose box overlaps, each
+ * pushed after its test. */
+MBP__HOT uint32_t walk_inner(const mbp_tree_state *t, uint16_t r, const mbp_aabb *box,
+                             mbp__visit_fn fn, void *ctx, uint32_t *overflows)
 {
     uint16_t stack[MBP_TREE_STACK];
     uint32_t cap = t->stack_cap < MBP_TREE_STACK ? t->stack_cap : MBP_TREE_STACK;
     uint32_t sp = 0u, tests = 0u;
-    if (t->root == NUL) {
-        return 0u;
-    }
+    const mbp_aabb q = *box; /* a local the calls below cannot change: kept in registers */
     if (cap == 0u) {
         ++*overflows;
-        return walk_linked(t, t->root, box, fn, ctx);
+        return walk_linked(t, t->node[r].child1, &q, fn, ctx) +
+               walk_linked(t, t->node[r].child2, &q, fn, ctx);
     }
-    stack[sp++] = t->root;
-    while (sp > 0u) {
-        const mbp_tree_node *nd = &t->node[stack[--sp]];
+    const mbp_tree_node *nodes = t->node;
+    uint16_t c = nodes[r].child1;
+    stack[sp++] = nodes[r].child2;
+    for (;;) {
+        const mbp_tree_node *cn = &nodes[c];
         tests++;
-        if (!ov(&nd->box, box)) {
+        if (ov(&cn->box, &q)) {
+            if (cn->child1 == NUL) {
+                fn(ctx, cn->child2);
+            } else if (sp < cap) {
+                stack[sp++] = cn->child2;
+                c = cn->child1;
+                continue;
+            } else {
+                ++*overflows;
+                tests += walk_linked(t, c, &q, fn, ctx) - 1u;
+            }
+        }
+        if (sp == 0u) {
+            break;
+        }
+        c = stack[--sp];
+    }
+    return tests;
+}
+
+/* As walk_inner() for any node r, tested here. */
+static uint32_t walk_from(const mbp_tree_state *t, uint16_t r, const mbp_aabb *box,
+                          mbp__visit_fn fn, void *ctx, uint32_t *overflows)
+{
+    const mbp_tree_node *rn = &t->node[r];
+    if (!ov(&rn->box, box)) {
+        return 1u;
+    }
+    if (rn->child1 == NUL) {
+        fn(ctx, rn->child2);
+        return 1u;
+    }
+    return 1u + walk_inner(t, r, box, fn, ctx, overflows);
+}
+
+static uint32_t walk(const mbp_tree_state *t, const mbp_aabb *box, mbp__visit_fn fn, void *ctx,
+                     uint32_t *overflows)
+{
+    return t->root == NUL ? 0u : walk_from(t, t->root, box, fn, ctx, overflows);
+}
+
+/* As walk(), for every leaf but lf, which is in the tree: bottom-up, the other child of each of
+ * lf's ancestors. The ancestors themselves need no test: one test a level instead of two. */
+static uint32_t walk_around(const mbp_tree_state *t, uint16_t lf, const mbp_aabb *box,
+                            mbp__visit_fn fn, void *ctx, uint32_t *overflows)
+{
+    uint32_t tests = 0u;
+    const mbp_aabb q = *box;
+    for (uint16_t n = lf, p = t->node[lf].parent; p != NUL; n = p, p = t->node[p].parent) {
+        const mbp_tree_node *pn = &t->node[p];
+        uint16_t sib = pn->child1 == n ? pn->child2 : pn->child1;
+        const mbp_tree_node *sn = &t->node[sib];
+        tests++;
+        if (!ov(&sn->box, &q)) {
             continue;
         }
-        if (nd->child1 == NUL) {
-            fn(ctx, nd->child2);
-        } else if (sp + 2u > cap) {
-            ++*overflows;
-            tests += walk_linked(t, nd->child1, box, fn, ctx);
-            tests += walk_linked(t, nd->child2, box, fn, ctx);
+        if (sn->child1 == NUL) {
+            fn(ctx, sn->child2);
         } else {
-            stack[sp++] = nd->child2;
-            stack[sp++] = nd->child1;
+            tests += walk_inner(t, sib, &q, fn, ctx, overflows);
         }
     }
     return tests;
@@ -471,6 +591,19 @@ static void visit_exact(void *ctx, uint16_t j)
 
 /* ---- hooks ---- */
 
+/* The margins in force: the parameters, halved t->level times. */
+static void set_margins(mbp_tree_state *t, const mbp_params *p)
+{
+#if MBP_SCALAR == MBP_FIXED
+    t->margin = p->tree_margin >> t->level;
+#else
+    static const float k_half[MBP_TREE_LEVELS + 1u] = {1.0f, 0.5f, 0.25f, 0.125f};
+    t->margin = p->tree_margin * k_half[t->level];
+#endif
+    t->frac = (uint16_t)(p->tree_margin_frac >> t->level);
+    t->sweep = (uint8_t)(p->tree_sweep >> t->level);
+}
+
 mbp_status mbp__tree_init(mbp_world *w)
 {
     const mbp_params *p = &w->params;
@@ -490,7 +623,12 @@ mbp_status mbp__tree_init(mbp_world *w)
     t->free_head = 0u;
     t->stack_cap = MBP_TREE_STACK;
     t->inserts = 0u;
+    t->kept = 0u;
+    t->kept_in_place = 0u;
     t->overflows = 0u;
+    t->level = 0u;
+    t->tick = 0u;
+    set_margins(t, p);
     t->rebuilds = 0u;
     t->fat_pairs = 0u;
     t->synced = true; /* no bodies, no candidates */
@@ -503,25 +641,18 @@ mbp_status mbp__tree_add(mbp_world *w, uint16_t i)
     mbp_tree_state *t = &w->be.tree;
     t->leaf[i] = NUL;
     for (int k = 0; k < MBP_DIM; k++) {
-        t->disp[i][k] = 0;
+        t->ref[i][k] = w->box[i].min[k];
     }
     return MBP_OK;
 }
 
 mbp_status mbp__tree_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
 {
-    /* Only the displacement is kept; the tree changes at the update. The sum telescopes to
-     * (box now - box at the last update), which fits; the cap is for clarity. */
-    mbp_scalar *d = w->be.tree.disp[i];
-    for (int k = 0; k < MBP_DIM; k++) {
-#if MBP_SCALAR == MBP_FIXED
-        const int64_t cap = 2 * (int64_t)MBP_RANGE;
-        int64_t s = (int64_t)d[k] + w->box[i].min[k] - old->min[k];
-        d[k] = (mbp_scalar)(s > cap ? cap : (s < -cap ? -cap : s));
-#else
-        d[k] += w->box[i].min[k] - old->min[k];
-#endif
-    }
+    /* Nothing to do: the update reads the displacement from ref (the min corner at the last
+     * update) and changes the tree. */
+    (void)w;
+    (void)i;
+    (void)old;
     return MBP_OK;
 }
 
@@ -536,6 +667,126 @@ void mbp__tree_remove(mbp_world *w, uint16_t i)
     }
 }
 
+/* Moves body i's leaf lf from its fat box to *fresh: first the pairs, unless the frame is a full
+ * one (c == NULL); then the tree. When an ancestor of height <= KEEP_HEIGHT holds *fresh, the
+ * leaf keeps its place and only the ancestors below that one grow: no link or height changes, and
+ * nothing above changes at all; the looseness stays within subtrees of at most 2^KEEP_HEIGHT
+ * leaves. Otherwise the leaf is removed and inserted again, descending from the lowest ancestor
+ * that held *fresh (or the root). */
+static void reinsert(mbp_tree_state *t, uint16_t lf, const mbp_aabb *fresh, pair_ctx *c)
+{
+    mbp_tree_node *leaf = &t->node[lf];
+    if (c != NULL) {
+        c->old = &leaf->box;
+        if (ov(&leaf->box, fresh)) {
+            mbp_aabb u;
+            unite(&leaf->box, fresh, &u);
+            c->tests += walk_around(t, lf, &u, visit_moved, c, &t->overflows);
+        } else {
+            /* Far apart (a jump): two walks, not one over all that lies between. A leaf that
+             * overlaps both boxes is seen twice and left as it is both times. */
+            c->tests += walk_around(t, lf, &leaf->box, visit_moved, c, &t->overflows);
+            c->tests += walk_around(t, lf, fresh, visit_moved, c, &t->overflows);
+        }
+    }
+    uint16_t p = leaf->parent;
+    uint16_t a = p;
+    while (a != NUL && !inside(&t->node[a].box, fresh)) {
+        a = t->node[a].parent;
+    }
+    if (a != NUL && t->node[a].height <= KEEP_HEIGHT) {
+        leaf->box = *fresh;
+        for (uint16_t n = p; n != a; n = t->node[n].parent) {
+            unite(&t->node[n].box, fresh, &t->node[n].box);
+        }
+        t->kept_in_place++;
+        return;
+    }
+    if (a != NUL && a == p) {
+        a = t->node[p].child1 == lf ? t->node[p].child2 : t->node[p].child1; /* replaces p */
+    }
+    remove_leaf(t, lf);
+    leaf->box = *fresh;
+    insert_leaf(t, lf, a != NUL ? a : t->root);
+}
+
+/* Body i, added, out of its fat box or in one too big: a fresh fat box, its pairs unless the
+ * frame is a full one, and its leaf moved. Returns false when the pair set filled up (the frame
+ * must become an exact full one). */
+static bool update_body(mbp_world *w, uint16_t i, bool full, uint32_t *tests)
+{
+    mbp_tree_state *t = &w->be.tree;
+    const mbp_aabb *box = &w->box[i];
+    mbp_scalar *ref = t->ref[i];
+    mbp_scalar d[MBP_DIM];
+    for (int k = 0; k < MBP_DIM; k++) {
+        d[k] = box->min[k] - ref[k]; /* both within the range: no overflow */
+        ref[k] = box->min[k];
+    }
+    uint16_t lf = t->leaf[i];
+    mbp_tree_node *leaf = lf != NUL ? &t->node[lf] : NULL;
+    mbp_aabb fresh;
+    bool swept = make_fat(w, i, d, &fresh);
+    pair_ctx c = {w, NULL, &fresh, 0u, 0u, i, false};
+    if (leaf == NULL) {
+        lf = alloc_node(t);
+        t->leaf[i] = lf;
+        leaf = &t->node[lf];
+        leaf->child1 = NUL;
+        leaf->child2 = i;
+        leaf->height = 0u;
+        if (!full) {
+            *tests += walk(t, &fresh, visit_new, &c, &t->overflows);
+        }
+        leaf->box = fresh;
+        insert_leaf(t, lf, t->root);
+    } else {
+        reinsert(t, lf, &fresh, full ? NULL : &c);
+    }
+    leaf->swept = swept ? 1u : 0u;
+    *tests += c.tests;
+    t->inserts++;
+    return !c.abandon;
+}
+
+/* The common case, in a loop of its own: from dirty[di] on, every body inside its fat box (a
+ * swept leaf also not too big, checked one frame in four; in a full frame, every leaf not too
+ * big, strictly) costs nothing here but the note of its position. Returns the position of the first other one, or nd. A
+ * removed body has no leaf (mbp__tree_remove), so it stops the loop too. */
+static uint32_t skip_kept(mbp_world *w, uint32_t di, uint32_t nd, bool strict)
+{
+    mbp_tree_state *t = &w->be.tree;
+    const uint16_t *dirty = w->dirty;
+    const mbp_aabb *boxes = w->box;
+    const uint16_t *leaves = t->leaf;
+    const mbp_tree_node *nodes = t->node;
+    uint32_t kept = 0u;
+    for (; di < nd; di++) {
+        uint16_t i = dirty[di];
+        uint16_t lf = leaves[i];
+        const mbp_aabb *box = &boxes[i];
+        if (lf == NUL || !inside(&nodes[lf].box, box)) {
+            break; /* new, moved out, or removed (its leaf is gone): the caller looks */
+        }
+        mbp_scalar *ref = t->ref[i];
+        if (strict || (nodes[lf].swept != 0u && ((i + t->tick) & 3u) == 0u)) {
+            mbp_scalar d[MBP_DIM];
+            for (int k = 0; k < MBP_DIM; k++) {
+                d[k] = box->min[k] - ref[k]; /* both within the range: no overflow */
+            }
+            if (too_big(t, &nodes[lf].box, box, d, strict)) {
+                break;
+            }
+        }
+        for (int k = 0; k < MBP_DIM; k++) {
+            ref[k] = box->min[k];
+        }
+        kept++;
+    }
+    t->kept += kept;
+    return di;
+}
+
 mbp_status mbp__tree_update(mbp_world *w)
 {
     mbp_tree_state *t = &w->be.tree;
@@ -544,52 +795,52 @@ mbp_status mbp__tree_update(mbp_world *w)
     bool exact = mbp__pairs_overflowed(w) || w->pairs.count > (uint32_t)MBP_MAX_PAIRS / 4u * 3u;
     bool full = !t->synced || exact;
     uint32_t tests = 0u;
+    /* Fat boxes shrink (each level halves margins and sweep) while their pairs fill over 11/16
+     * of the set (checked at the start of the frame and, once, as re-insertions add pairs), and
+     * grow back below 5/8. Without it, pairs that fit the set as exact pairs but not as fat
+     * candidates would force exact full frames every frame. */
+    const uint32_t crowded = (uint32_t)MBP_MAX_PAIRS * 11u / 16u;
+    uint32_t fat = t->synced ? w->pairs.count : t->fat_pairs;
+    uint32_t trigger = crowded; /* raises the level again within this frame */
+    if (fat > crowded && t->level < MBP_TREE_LEVELS) {
+        t->level++;
+        trigger = w->pairs.count + (uint32_t)MBP_MAX_PAIRS / 32u;
+    } else if (fat < (uint32_t)MBP_MAX_PAIRS * 5u / 8u && t->level > 0u) {
+        t->level--;
+    }
+    set_margins(t, &w->params);
     t->inserts = 0u;
+    t->kept = 0u;
+    t->kept_in_place = 0u;
     t->overflows = 0u;
-    for (uint32_t d = 0; d < w->dirty_count; d++) {
-        uint16_t i = w->dirty[d];
-        if (!mbp__active(w, i)) {
+    t->tick++;
+    for (uint32_t di = 0, nd = w->dirty_count; di < nd; di++) {
+        di = skip_kept(w, di, nd, full);
+        if (di == nd) {
+            break;
+        }
+        if (!mbp__active(w, w->dirty[di])) {
             continue;
         }
-        mbp_aabb fresh, old, walk_box;
-        make_fat(w, i, &fresh);
-        for (int k = 0; k < MBP_DIM; k++) {
-            t->disp[i][k] = 0;
+        if (!update_body(w, w->dirty[di], full, &tests)) {
+            exact = full = true;
         }
-        uint16_t lf = t->leaf[i];
-        pair_ctx c = {w, NULL, &fresh, 0u, 0u, i, false};
-        if (lf == NUL) {
-            lf = alloc_node(t);
-            t->leaf[i] = lf;
-            t->node[lf].child1 = NUL;
-            t->node[lf].child2 = i;
-            t->node[lf].height = 0u;
-            if (!full) {
-                tests += walk(t, &fresh, visit_new, &c, &t->overflows);
-            }
-        } else {
-            old = t->node[lf].box;
-            if (inside(&old, &w->box[i]) && !too_big(&old, &fresh)) {
-                continue;
-            }
-            remove_leaf(t, lf);
-            if (!full) {
-                c.old = &old;
-                unite(&old, &fresh, &walk_box);
-                tests += walk(t, &walk_box, visit_moved, &c, &t->overflows);
-            }
+        if (w->pairs.count > trigger && t->level < MBP_TREE_LEVELS) {
+            t->level++; /* the fat boxes made this frame crowd the set: smaller from now on */
+            set_margins(t, &w->params);
+            trigger = w->pairs.count + (uint32_t)MBP_MAX_PAIRS / 32u;
         }
-        tests += c.tests;
-        exact = exact || c.abandon;
-        full = full || c.abandon;
-        t->node[lf].box = fresh;
-        insert_leaf(t, lf);
-        t->inserts++;
+    }
+    if (full && t->kept + t->inserts == 0u && !mbp__pairs_overflowed(w)) {
+        /* Nothing moved or came (removed bodies' pairs are the core's): the pair set, exact
+         * pairs or fat candidates, is still right. A static scene costs nothing here, even
+         * while the candidates do not fit. */
+        full = false;
     }
     if (full) {
         /* Sync (report the fat candidates, keep=true, incremental again next frame) when the
-         * last count says they fit in half the set; otherwise an exact frame, like brute force. */
-        bool sync = !exact && t->fat_pairs <= (uint32_t)MBP_MAX_PAIRS / 2u;
+         * last count says they fit in 5/8 of the set; otherwise an exact frame, like brute force. */
+        bool sync = !exact && t->fat_pairs <= (uint32_t)MBP_MAX_PAIRS * 5u / 8u;
         t->rebuilds++;
         if (exact) {
             mbp__drop_new_candidates(w); /* an abandoned incremental frame's, if any */

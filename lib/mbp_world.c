@@ -18,6 +18,11 @@ MBP__HOT bool handle_ok(const mbp_world *w, mbp_body h)
     return mbp__active(w, i) && w->gen[i] == h.gen;
 }
 
+bool mbp__handle_ok(const mbp_world *w, mbp_body h)
+{
+    return handle_ok(w, h);
+}
+
 bool mbp_valid(const mbp_world *w, mbp_body h)
 {
     MBP__CHECK_WORLD(w);
@@ -53,10 +58,11 @@ void mbp_params_default(mbp_params *p)
 {
     MBP__ASSERT(p != NULL);
     p->id = 0u;
-    p->tree_margin = MBP_ONE / 8;
-    p->tree_margin_frac = 32u;
-    p->tree_sweep = 2u;
+    p->tree_margin = MBP_ONE / 16;
+    p->tree_margin_frac = 0u;
+    p->tree_sweep = 8u;
     p->sweep_axis = MBP_AXIS_AUTO;
+    p->aabb_only = 0u;
     p->sap_budget = 32u;
 #if MBP_WITH_SAP && MBP_SAP_QUANTIZED
     mbp__sap_default_world(&p->sap_world);
@@ -122,6 +128,9 @@ mbp_status MBP_INIT_SYMBOL(mbp_world *w, const mbp_params *p, uint32_t world_siz
     w->high = 0u;
     w->full_frame = 0u;
     mbp__pairs_clear(&w->pairs);
+#if MBP__POOL
+    mbp__pool_init(w);
+#endif
     w->stats = (mbp_stats){0u, 0u, 0u, 0u, 0u, 0u};
     w->magic = MBP__MAGIC;
     mbp_status st = mbp__backend_init(w);
@@ -141,8 +150,8 @@ MBP__HOT void mark_dirty(mbp_world *w, uint16_t i)
     }
 }
 
-static mbp_status add_body(mbp_world *w, const mbp_aabb *box, const mbp_sphere *s, uint32_t user,
-                           mbp_body *out)
+mbp_status mbp__add_body(mbp_world *w, const mbp_aabb *box, const mbp_sphere *s,
+                         const mbp_shape *shape, uint32_t user, mbp_body *out)
 {
     MBP__CHECK_WORLD(w);
     MBP__ASSERT(out != NULL);
@@ -150,6 +159,15 @@ static mbp_status add_body(mbp_world *w, const mbp_aabb *box, const mbp_sphere *
         return MBP_E_FULL;
     }
     uint16_t i = (uint16_t)(w->free_head - 1u);
+#if MBP__POOL
+    mbp_aabb bound; /* shapes: room in the pool first, so nothing changes on MBP_E_FULL */
+    mbp_status pst = mbp__pool_prepare(w, i, box, s, shape, &bound);
+    if (pst != MBP_OK) {
+        return pst;
+    }
+#else
+    (void)shape;
+#endif
     w->box[i] = *box;
     w->flags[i] = MBP__LIVE;
 #if MBP_WITH_SPHERES
@@ -165,6 +183,9 @@ static mbp_status add_body(mbp_world *w, const mbp_aabb *box, const mbp_sphere *
         w->flags[i] = 0u;
         return st;
     }
+#if MBP__POOL
+    mbp__pool_commit(w, i, box, s, shape);
+#endif
     w->free_head = w->link[i];
     w->user[i] = user;
     w->category[i] = MBP_DEFAULT_CATEGORY;
@@ -183,7 +204,7 @@ mbp_status mbp_add_box(mbp_world *w, const mbp_aabb *box, uint32_t user, mbp_bod
 {
     MBP__ASSERT(box != NULL);
     mbp_status st = mbp_aabb_check(box);
-    return st != MBP_OK ? st : add_body(w, box, NULL, user, out);
+    return st != MBP_OK ? st : mbp__add_body(w, box, NULL, NULL, user, out);
 }
 
 #if MBP_WITH_SPHERES
@@ -195,17 +216,30 @@ mbp_status mbp_add_sphere(mbp_world *w, const mbp_sphere *s, uint32_t user, mbp_
         return st;
     }
     mbp_sphere_aabb(s, &box);
-    return add_body(w, &box, s, user, out);
+    return mbp__add_body(w, &box, s, NULL, user, out);
 }
 #endif
 
-static mbp_status move_body(mbp_world *w, mbp_body h, const mbp_aabb *box, const mbp_sphere *s)
+mbp_status mbp__move_body(mbp_world *w, mbp_body h, const mbp_aabb *box, const mbp_sphere *s,
+                          const mbp_shape *shape)
 {
     MBP__CHECK_WORLD(w);
     if (!handle_ok(w, h)) {
         return MBP_E_STALE;
     }
     uint16_t i = (uint16_t)(h.slot1 - 1u);
+#if MBP__POOL
+    /* Shapes and fast bodies (mbp_shape.c): room in the pool; a fast body's bound of the step. */
+    mbp_aabb bound;
+    const mbp_aabb *own = box;
+    mbp_status pst = mbp__pool_prepare(w, i, box, s, shape, &bound);
+    if (pst != MBP_OK) {
+        return pst;
+    }
+    box = &bound;
+#else
+    (void)shape;
+#endif
     if (mbp__backend_wants_moves(w)) {
         mbp_aabb old = w->box[i];
         w->box[i] = *box;
@@ -217,6 +251,9 @@ static mbp_status move_body(mbp_world *w, mbp_body h, const mbp_aabb *box, const
     } else {
         w->box[i] = *box;
     }
+#if MBP__POOL
+    mbp__pool_commit(w, i, own, s, shape);
+#endif
 #if MBP_WITH_SPHERES
     if (s != NULL) {
         w->sphere[i] = *s;
@@ -237,7 +274,7 @@ mbp_status mbp_move_box(mbp_world *w, mbp_body h, const mbp_aabb *box)
     if (!mbp__box_good(box)) {
         return mbp_aabb_check(box); /* which error */
     }
-    return move_body(w, h, box, NULL);
+    return mbp__move_body(w, h, box, NULL, NULL);
 }
 
 #if MBP_WITH_SPHERES
@@ -249,7 +286,7 @@ mbp_status mbp_move_sphere(mbp_world *w, mbp_body h, const mbp_sphere *s)
         return st;
     }
     mbp_sphere_aabb(s, &box);
-    return move_body(w, h, &box, s);
+    return mbp__move_body(w, h, &box, s, NULL);
 }
 #endif
 
@@ -274,8 +311,12 @@ mbp_status mbp_remove(mbp_world *w, mbp_body h)
     }
     uint16_t i = (uint16_t)(h.slot1 - 1u);
     mbp__backend_remove(w, i);
+#if MBP__POOL
+    mbp__pool_release(w, i);
+#endif
     w->flags[i] |= MBP__DYING;
-    w->gen[i] = (uint16_t)(w->gen[i] + 1u != 0u ? w->gen[i] + 1u : 1u);
+    /* 65535 wraps to 1: a generation is never 0. */
+    w->gen[i] = (uint16_t)(w->gen[i] == 0xFFFFu ? 1u : w->gen[i] + 1u);
     w->link[i] = w->dying_head;
     w->dying_head = h.slot1;
     w->live_count--;
@@ -303,6 +344,14 @@ bool mbp__exact(const mbp_world *w, uint16_t a, uint16_t b)
     if (!mbp_aabb_overlap(&w->box[a], &w->box[b])) {
         return false;
     }
+    if (w->params.aabb_only) {
+        return true;
+    }
+#if MBP__POOL
+    if (((w->flags[a] | w->flags[b]) & (MBP__SHAPE | MBP__FAST)) != 0u) {
+        return mbp__shape_exact(w, a, b); /* shapes, fast bodies (mbp_shape.c) */
+    }
+#endif
 #if MBP_WITH_SPHERES
     bool sa = (w->flags[a] & MBP__SPHERE) != 0u;
     bool sb = (w->flags[b] & MBP__SPHERE) != 0u;
@@ -546,7 +595,8 @@ static void q_test(query *q, uint16_t i)
     bool in;
     mbp_scalar t = 0;
 #if MBP_WITH_SPHERES
-    bool sphere = (w->flags[i] & MBP__SPHERE) != 0u;
+    /* A fast body's volume is its bound of the step (a box), as for its pairs. */
+    bool sphere = (w->flags[i] & (MBP__SPHERE | MBP__FAST)) == MBP__SPHERE;
 #else
     bool sphere = false;
 #endif
@@ -568,6 +618,13 @@ static void q_test(query *q, uint16_t i)
         in = mbp_segment_aabb(q->p0, q->p1, &w->box[i], &t);
         break;
     }
+#if MBP__SHAPES
+    /* Oriented boxes, k-DOPs, capsules: box and point queries (q->box is the point's box) test
+     * the shape itself; rays test its box, as for spheres. */
+    if (in && q->kind != Q_RAY && (w->flags[i] & (MBP__SHAPE | MBP__FAST)) == MBP__SHAPE) {
+        in = mbp__shape_box(w, i, q->box);
+    }
+#endif
     if (!in) {
         return;
     }

@@ -63,6 +63,28 @@ typedef union mbp_backend_state {
 #endif
 } mbp_backend_state;
 
+#if MBP__POOL
+/* One entry of the shape pool: the shape of a body that is an oriented box, a k-DOP or a
+ * capsule, or the box of a fast box body (whose w->box is its bound). Only the kinds compiled in
+ * take room. */
+typedef struct mbp_shape_slot {
+    union {
+        mbp_aabb box;
+#if MBP_WITH_OBB
+        mbp_obb obb;
+#endif
+#if MBP_WITH_KDOP
+        mbp_kdop kdop;
+#endif
+#if MBP_WITH_CAPSULE
+        mbp_capsule capsule;
+#endif
+        uint16_t next; /* a free entry: the next free one, index + 1, 0 ends */
+    } u;
+    uint8_t kind; /* mbp_shape_kind; 0 for a free entry */
+} mbp_shape_slot;
+#endif
+
 typedef struct mbp_world {
     uint32_t magic; /* set by mbp_init(); catches an uninitialised world */
     mbp_params params;
@@ -78,9 +100,15 @@ typedef struct mbp_world {
     uint16_t mask[MBP_MAX_BODIES];
     uint16_t gen[MBP_MAX_BODIES];
     uint16_t link[MBP_MAX_BODIES]; /* free and dying lists, index + 1, 0 ends */
-    uint8_t flags[MBP_MAX_BODIES]; /* MBP__LIVE, MBP__SPHERE, MBP__DIRTY, MBP__DYING */
+    uint8_t flags[MBP_MAX_BODIES]; /* MBP__LIVE, MBP__SPHERE, MBP__DIRTY, MBP__DYING, MBP__SHAPE,
+                                    * MBP__FAST */
     uint16_t dirty[MBP_MAX_BODIES]; /* bodies added, moved or refiltered since the last update */
     uint16_t dirty_count;
+#if MBP__POOL
+    uint16_t shape_of[MBP_MAX_BODIES]; /* the body's pool entry, index + 1; 0 for none */
+    mbp_shape_slot shapes[MBP_MAX_SHAPES];
+    uint16_t shape_free;               /* first free pool entry, index + 1 */
+#endif
     uint16_t free_head;   /* index + 1 */
     uint16_t dying_head;  /* index + 1 */
     uint16_t live_count;

@@ -10,6 +10,9 @@
 #   make bench SCENE=file        replays a recorded scene on the host (format: docs/bench.md);
 #                                writes build/bench-scene.csv
 #   make size                    flash and RAM per backend, Cortex-M0 and M4: build/size.csv
+#   make bench-shapes            instructions per shape test on Cortex-M4 and M0 (QEMU) and the
+#                                flash and RAM of each shape option; rewrites docs/shapes.md's
+#                                figures (tools/bench/shapes.sh)
 #   make demo [BACKEND=sap] [TARGET=host]
 #                                the example of examples/demo/ on mps2-an386 (or the host);
 #                                writes build/demo.svg
@@ -116,6 +119,14 @@ bench-platform-cortex-m0:
 	  done; \
 	fi
 
+# ---- make bench-shapes: the shape tests' cost and each shape option's flash (docs/shapes.md) ----
+
+.PHONY: bench-shapes
+bench-shapes:
+	@if [ "$(HAVE_CROSS)" != yes ]; then \
+	  echo "bench-shapes: needs arm-none-eabi-gcc and qemu-system-arm (make deps)"; exit 1; fi
+	@tools/bench/shapes.sh
+
 # ---- make size ----
 
 .PHONY: size size-platform
@@ -168,7 +179,7 @@ ifneq ($(filter-out host cortex-m0,$(TARGET)),)
 BENCH_PLATFORM_NAME ?= $(TARGET)
 ifneq ($(BENCH_N),)
 CROSS_CFLAGS += -Itools/bench -DBENCH_N=$(BENCH_N) -DBENCH_PLATFORM='"$(BENCH_PLATFORM_NAME)"' \
-                -DBENCH_WARMUP=3u -DBENCH_FRAMES=5u -DBENCH_RUNS=1u
+                -DBENCH_WARMUP=30u -DBENCH_FRAMES=10u -DBENCH_RUNS=1u
 endif
 
 $(CROSS_BUILD)/bench.elf: $(call cross_objs,$(LIB_SRC) $(BENCH_SRC)) $(CROSS_PORT_OBJS)
@@ -177,6 +188,21 @@ $(CROSS_BUILD)/bench.elf: $(call cross_objs,$(LIB_SRC) $(BENCH_SRC)) $(CROSS_POR
 bench-image: $(CROSS_BUILD)/bench.elf
 bench-run:
 	@$(call cross_run,$(CROSS_BUILD)/bench.elf,$(BENCH_QEMU_TIMEOUT))
+
+# make bench-shapes (tools/bench/shapes.sh): SHAPES_DEFS sets shape options for one build.
+CROSS_CFLAGS += $(SHAPES_DEFS)
+$(call cross_objs,tools/bench/shapes.c): CROSS_CFLAGS += -DSHAPES_CONFIG=\"$(MBP_CONFIG)\"
+$(CROSS_BUILD)/shapes.elf: $(call cross_objs,$(LIB_SRC) tools/bench/shapes.c) $(CROSS_PORT_OBJS)
+	$(cross_link)
+$(CROSS_BUILD)/shapes_probe.elf: $(call cross_objs,$(LIB_SRC) tools/bench/shapes_probe.c) \
+    $(CROSS_PORT_OBJS)
+	$(cross_link)
+.PHONY: shapes-image shapes-run shapes-probe
+shapes-image: $(CROSS_BUILD)/shapes.elf
+shapes-run:
+	@$(call cross_run,$(CROSS_BUILD)/shapes.elf,$(BENCH_QEMU_TIMEOUT))
+shapes-probe: $(CROSS_BUILD)/shapes_probe.elf
+	@$(CROSS_SIZE) -B $< | awk 'NR == 2 { print $$1 + $$2 "," $$3 }'
 
 # The demo: one object per backend choice, so switching BACKEND rebuilds only main.
 $(CROSS_BUILD)/demo-$(DEMO_NAME).o: examples/demo/demo.c $(DEMO_HDR) $(LIB_HDR)

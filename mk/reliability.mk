@@ -8,6 +8,12 @@
 #                             libFuzzer: every compiled backend against brute force, each config
 #                             for FUZZ_SECONDS; fails on any finding (saved in build/fuzz-<c>/)
 #   make check-freestanding   tools/check-freestanding.sh (nm, headers, recursion)
+#   make coverage             line and branch coverage of lib/ (gcov + gcovr), mk/coverage.mk;
+#                             ends with "lines: N%" and "branches: N%" (docs/coverage.md)
+#   make analyze, make stack, make determinism
+#                             static analysis (MISRA deviations: docs/MISRA.md), stack bounds
+#                             (docs/stack.md) and the determinism hash: tools/analyze/,
+#                             tools/stack/, tools/determinism/, included from the Makefile
 #
 # Each suite prints "<name>: N passed, N failed" lines like `make test`; a sanitizer or valgrind
 # report after a clean summary is turned into a failed line by tools/suite.sh.
@@ -83,3 +89,6 @@ fuzz: fuzz-build
 .PHONY: check-freestanding
 check-freestanding:
 	@tools/check-freestanding.sh
+
+# ---- coverage: mk/coverage.mk ----
+include mk/coverage.mk

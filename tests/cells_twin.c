@@ -1,9 +1,80 @@
 /* cells_twin.c: see cells_twin.h. */
 #include "cells_twin.h"
+#include "mbp_internal.h" /* the pair set, for the candidate check */
 
 static mbp_body g_h[MBP_MAX_BODIES];  /* handles in test_w, by index */
 static mbp_body g_h2[MBP_MAX_BODIES]; /* the same bodies in test_w2 */
 static bool g_live[MBP_MAX_BODIES];
+static bool g_cells;    /* test_w runs a cell backend */
+static uint8_t g_pin;   /* the frame mode twin_init() pins (0: chosen by cost) */
+
+void cells_pin(uint8_t pin)
+{
+    g_pin = pin;
+}
+
+#ifdef CELLS
+/* True when bodies i and j of test_w are a candidate pair by the engine's rule (mbp_cells.c),
+ * written again here from the committed ranges: the ranges overlap at the coarser level. */
+static bool rule(uint16_t i, uint16_t j)
+{
+    const mbp_grid_state *s = CELLS(test_w);
+    uint32_t li = s->level[i], lj = s->level[j];
+    for (int k = 0; k < MBP_DIM; k++) {
+        uint32_t ilo = s->lo[i][k], ihi = s->hi[i][k], jlo = s->lo[j][k], jhi = s->hi[j][k];
+        if (li < lj) {
+            ilo >>= lj - li;
+            ihi >>= lj - li;
+        } else {
+            jlo >>= li - lj;
+            jhi >>= li - lj;
+        }
+        if (ilo > jhi || jlo > ihi) {
+            return false;
+        }
+    }
+    return true;
+}
+#endif
+
+bool cells_check_candidates(void)
+{
+#ifdef CELLS
+    const mbp_grid_state *s = CELLS(test_w);
+    if (!g_cells || !s->incr) {
+        return true;
+    }
+    /* After an incremental update the pair set holds exactly the candidate pairs. */
+    uint32_t expected = 0u;
+    bool ok = s->pend_count == 0u && s->spare == (int32_t)s->free_count;
+    for (uint16_t i = 0; i < MBP_MAX_BODIES && ok; i++) {
+        if (!g_live[i]) {
+            continue;
+        }
+        ok = s->level[i] != 0xFFu;
+        for (uint16_t j = (uint16_t)(i + 1u); j < MBP_MAX_BODIES && ok; j++) {
+            if (g_live[j] && rule(i, j)) {
+                expected++;
+                ok = mbp__pairs_find(&test_w.pairs, (uint32_t)i << 16 | j) >= 0;
+            }
+        }
+    }
+    ok = ok && expected == test_w.pairs.count;
+    CHECK(ok);
+    return ok;
+#else
+    return true;
+#endif
+}
+
+bool cells_incremental(void)
+{
+#ifdef CELLS
+    return g_cells && CELLS(test_w)->incr != 0u;
+#else
+    return false;
+#endif
+}
 
 void cells_params(mbp_params *p, mbp_backend b, int32_t cell)
 {
@@ -21,6 +92,12 @@ void twin_init(const mbp_params *p)
     for (uint32_t i = 0; i < MBP_MAX_BODIES; i++) {
         g_live[i] = false;
     }
+    g_cells = p->backend == MBP_GRID || p->backend == MBP_HASH || p->backend == MBP_HGRID;
+#ifdef CELLS
+    if (g_cells) {
+        CELLS(test_w)->pin = g_pin;
+    }
+#endif
 }
 
 /* Adds to both worlds; returns the status of test_w, and the index in *index on MBP_OK. */
@@ -121,7 +198,7 @@ bool twin_update(void)
     e2 = mbp_ended(&test_w2, &n2);
     ok = ok && same_events(e, n, e2, n2);
     CHECK(ok);
-    return ok;
+    return cells_check_candidates() && ok;
 }
 
 /* A box query in both worlds: the same bodies, each once. */
@@ -160,7 +237,7 @@ static void scene_status(mbp_status st)
     if (st != MBP_OK) {
         CHECK_ST(st, MBP_E_NOROOM);
 #ifdef CELLS
-        CHECK(CELLS(test_w)->free_count < MBP_GRID_MAX_CELLS_PER_BODY);
+        CHECK(CELLS(test_w)->spare < MBP_GRID_MAX_CELLS_PER_BODY);
 #endif
     }
 }
@@ -252,8 +329,8 @@ void cells_tested_once_check(const mbp_params *p)
     for (uint32_t k = 0; k < n; k++) {
         CHECK_ST(twin_add(&b, NULL), MBP_OK);
     }
-    CHECK_EQ(CELLS(test_w)->free_count, MBP_GRID_MAX_ENTRIES - n * (1u + (1u << MBP_DIM)));
     CHECK(twin_update());
+    CHECK_EQ(CELLS(test_w)->free_count, MBP_GRID_MAX_ENTRIES - n * (1u + (1u << MBP_DIM)));
     CHECK_EQ(mbp_pair_count(&test_w), n * (2u * n - 1u));
     CHECK_EQ(mbp_get_stats(&test_w)->tests, n * (2u * n - 1u));
 }
@@ -303,18 +380,18 @@ void cells_noroom_check(mbp_backend backend)
     CHECK(per <= MBP_GRID_MAX_CELLS_PER_BODY); /* else these bodies would be large */
     CHECK(MBP_GRID_MAX_ENTRIES / per + 2u < MBP_MAX_BODIES); /* else the pool cannot fill */
     CHECK_ST(st, MBP_E_NOROOM);
-    CHECK_EQ(used, MBP_GRID_MAX_ENTRIES - CELLS(test_w)->free_count);
+    CHECK_EQ(used, MBP_GRID_MAX_ENTRIES - CELLS(test_w)->spare); /* promised to the adds */
     CHECK(used <= MBP_GRID_MAX_ENTRIES && used + per > MBP_GRID_MAX_ENTRIES);
     CHECK(twin_update());
     /* Points take the last free entries; then no body can grow by even one cell. */
     uint16_t q = 0xFFFFu;
-    while (CELLS(test_w)->free_count != 0u && added + 2u < MBP_MAX_BODIES) {
+    while (CELLS(test_w)->spare != 0 && added + 2u < MBP_MAX_BODIES) {
         int32_t x = 3 * (int32_t)added;
         b = box2(x, -30, x, -30); /* apart: no pairs */
         CHECK_ST(twin_add(&b, &q), MBP_OK);
         added++;
     }
-    CHECK_EQ(CELLS(test_w)->free_count, 0);
+    CHECK_EQ(CELLS(test_w)->spare, 0);
     CHECK_ST(twin_add(&b, NULL), MBP_E_NOROOM);
     mbp_aabb big = box2(-40, -40, -40 + side, -40 + side);
     for (int k = 0; k < MBP_DIM; k++) {
@@ -340,5 +417,291 @@ void cells_noroom_check(mbp_backend backend)
     CHECK(twin_query(&b));
     b = box2(2, 1, 3, 1);
     CHECK(twin_query(&b));
+}
+#endif
+
+/* ---- the incremental engine ---- */
+
+#ifdef CELLS
+/* A box in quarter units, from x0 to x1 on the first axis and y0..y1 on every other axis. */
+static mbp_aabb boxq(int32_t x0, int32_t y0, int32_t x1, int32_t y1)
+{
+    mbp_aabb b;
+    for (int k = 0; k < MBP_DIM; k++) {
+        b.min[k] = mbp_from_ratio(k == 0 ? x0 : y0, 4);
+        b.max[k] = mbp_from_ratio(k == 0 ? x1 : y1, 4);
+    }
+    return b;
+}
+
+static mbp_aabb shifted(uint16_t i, int32_t dx_quarters)
+{
+    mbp_aabb b;
+    CHECK_ST(mbp_get_box(&test_w, g_h[i], &b), MBP_OK);
+    b.min[0] += mbp_from_ratio(dx_quarters, 4);
+    b.max[0] += mbp_from_ratio(dx_quarters, 4);
+    return b;
+}
+
+void cells_incremental_check(mbp_backend backend)
+{
+    mbp_params p;
+    cells_params(&p, backend, 4);
+    cells_pin(1u);
+    twin_init(&p);
+    cells_pin(0u);
+    /* Pairs of overlapping boxes, 1.5 units wide, one pair per 4-unit cell, cells 8 apart
+     * (a side of m such cells on x and y: inside the default grid). */
+    uint32_t m = p.grid_cells[0] / 2u, n = (TEST_BODIES / 2u) & ~1u;
+    n = n < 2u * m * m ? n : 2u * m * m;
+    for (uint32_t k = 0; k < n; k++) {
+        int32_t x = 32 * (int32_t)(k / 2u % m) + 4 + 2 * (int32_t)(k % 2u);
+        int32_t y = 32 * (int32_t)(k / 2u / m) + 4;
+        mbp_aabb b = boxq(x, y, x + 6, y + 6);
+        CHECK_ST(twin_add(&b, NULL), MBP_OK);
+    }
+    CHECK(twin_update());
+    CHECK(twin_update()); /* the first update counts; the second may switch */
+    CHECK(cells_incremental());
+    const mbp_grid_state *s = CELLS(test_w);
+    CHECK_EQ(mbp_pair_count(&test_w), n / 2u);
+    CHECK_EQ(test_w.pairs.count, n / 2u); /* candidates: each pair shares its cell alone */
+    static uint16_t first[MBP_MAX_BODIES];
+    for (uint32_t f = 0; f < 4u; f++) {
+        uint16_t free_head = s->free_head;
+        for (uint16_t i = 0; i < n; i++) {
+            first[i] = s->first[i];
+            mbp_aabb b = shifted(i, (f + i) % 2u == 0u ? 1 : -1); /* within the cell */
+            CHECK_ST(twin_move(i, &b), MBP_OK);
+        }
+        CHECK_EQ(s->pend_count, 0);
+        CHECK(twin_update());
+        CHECK_EQ(mbp_get_stats(&test_w)->tests, 0); /* the backend looked at nothing */
+        CHECK_EQ(s->free_head, free_head);
+        for (uint16_t i = 0; i < n; i++) {
+            CHECK_EQ(s->first[i], first[i]);
+        }
+    }
+    /* Body 0 reaches into the next cell (empty): one pending change, nobody to test. */
+    mbp_aabb b = shifted(0u, 6);
+    CHECK_ST(twin_move(0u, &b), MBP_OK);
+    CHECK_EQ(s->pend_count, 1);
+    CHECK(twin_update());
+    CHECK(mbp_get_stats(&test_w)->tests <= 1u);
+    CHECK_EQ(mbp_pair_count(&test_w), n / 2u);
+    /* Body 1 follows into the next cell and leaves the first: its pair with 0 stays a
+     * candidate (they share the second cell), and still overlaps. */
+    b = shifted(1u, 10);
+    CHECK_ST(twin_move(1u, &b), MBP_OK);
+    CHECK(twin_update());
+    CHECK_EQ(test_w.pairs.count, n / 2u);
+}
+
+void cells_border_check(mbp_backend backend)
+{
+    mbp_params p;
+    cells_params(&p, backend, 4);
+    for (uint8_t pin = 0; pin < 3u; pin++) {
+        cells_pin(pin);
+        twin_init(&p);
+        /* Around the border x = 4 (16 quarters): a box in cell 0, one in cell 1, a point on
+         * the border, a box ending on it, and one below the origin. */
+        const int32_t c[][4] = {{8, 8, 14, 14}, {18, 8, 24, 14}, {16, 8, 16, 8},
+                                {10, 9, 16, 13}, {-4, 8, 0, 12}};
+        for (uint32_t k = 0; k < sizeof c / sizeof c[0] && k + 1u < MBP_MAX_BODIES; k++) {
+            mbp_aabb b = boxq(c[k][0], c[k][1], c[k][2], c[k][3]);
+            CHECK_ST(twin_add(&b, NULL), MBP_OK);
+        }
+        uint16_t o;
+        mbp_aabb in = boxq(12, 8, 15, 12), on = boxq(13, 8, 16, 12); /* on: touches x = 4 */
+        CHECK_ST(twin_add(&in, &o), MBP_OK);
+        CHECK(twin_update());
+        for (uint32_t f = 0; f < 12u && !mbp_test_failed(); f++) {
+            CHECK_ST(twin_move(o, f % 2u == 0u ? &on : &in), MBP_OK);
+            CHECK(twin_update());
+        }
+        /* Across and back within one frame: pending, but nothing to do. */
+        const mbp_grid_state *s = CELLS(test_w);
+        CHECK_ST(twin_move(o, &on), MBP_OK);
+        CHECK_EQ(s->pend_count, 1);
+        CHECK_ST(twin_move(o, &in), MBP_OK);
+        CHECK_EQ(s->pend_count, 1);
+        CHECK_EQ(s->spare, s->free_count); /* no entry promised */
+        CHECK(twin_update());
+        if (cells_incremental()) {
+            CHECK_EQ(mbp_get_stats(&test_w)->tests, 0);
+        }
+        /* Across, further, and back to the border cell pair within one frame. */
+        mbp_aabb far = boxq(40, 8, 44, 12);
+        CHECK_ST(twin_move(o, &on), MBP_OK);
+        CHECK_ST(twin_move(o, &far), MBP_OK);
+        CHECK_ST(twin_move(o, &on), MBP_OK);
+        CHECK(twin_update());
+    }
+    cells_pin(0u);
+}
+
+void cells_one_cell_check(mbp_backend backend)
+{
+    mbp_params p;
+    cells_params(&p, backend, 1000);
+    /* n bodies whose candidates (n (n - 1) / 2) fit 3/4 of the pair set, moving inside one
+     * cell: incremental frames with every pair a candidate. */
+    uint32_t n = 2u;
+    while (n < TEST_BODIES && (n + 1u) * n / 2u <= (uint32_t)MBP_MAX_PAIRS * 3u / 4u) {
+        n++;
+    }
+    cells_pin(1u);
+    twin_init(&p);
+    cells_pin(0u);
+    uint32_t r = 17u;
+    for (uint32_t k = 0; k < n; k++) {
+        mbp_aabb b = rand_box(&r, 1, 60, 3);
+        CHECK_ST(twin_add(&b, NULL), MBP_OK);
+    }
+    for (uint32_t f = 0; f < 20u && !mbp_test_failed(); f++) {
+        for (uint16_t i = 0; i < n; i++) {
+            if (test_below(&r, 2u) == 0u) {
+                mbp_aabb b = rand_box(&r, 1, 60, 3);
+                CHECK_ST(twin_move(i, &b), MBP_OK);
+            }
+        }
+        CHECK(twin_update());
+        CHECK(f == 0u || cells_incremental());
+        CHECK_EQ(test_w.pairs.count, f == 0u ? test_w.pairs.count : n * (n - 1u) / 2u);
+    }
+    /* More bodies than the pair set holds candidates for: full frames, exact. */
+    int32_t side = MBP_DIM == 2 ? 6 * 16 : 48;
+    CHECK_EQ(twin_scene(&p, 6u, TEST_BODIES, 20u, 1, side, 1), 0);
+}
+
+void cells_pending_room_check(mbp_backend backend)
+{
+    mbp_params p;
+    cells_params(&p, backend, 1);
+    if (backend == MBP_HGRID) {
+        p.cell_size = mbp_from_ratio(1, 1 << (MBP_HGRID_LEVELS - 1)); /* coarsest: 1 unit */
+    }
+    const int32_t side = MBP_DIM == 2 ? 4 : 2;
+    const uint32_t per = MBP_DIM == 2 ? 16u : 8u;
+    for (int k = 0; k < MBP_DIM; k++) {
+        uint32_t cells = MBP_GRID_MAX_CELLS / (per / (uint32_t)side);
+        p.grid_cells[k] = (uint16_t)(k == 0 ? (cells < 65535u ? cells : 65535u) : (uint32_t)side);
+        p.grid_origin[k] = mbp_from_int(k == 0 ? -64 : 0);
+    }
+    cells_pin(1u);
+    twin_init(&p);
+    cells_pin(0u);
+    const mbp_scalar half = mbp_from_ratio(1, 2), c0 = p.cell_size;
+    /* A: a point in a level-0 cell, at x = -40. */
+    uint16_t a, big = 0xFFFFu;
+    mbp_aabb pa = box2(-40, 1, -40, 1);
+    CHECK_ST(twin_add(&pa, &a), MBP_OK);
+    /* Bodies of side^DIM cells until the pool is full, then points for what is left. */
+    mbp_status st = MBP_OK;
+    uint32_t added = 1u;
+    for (int32_t x = -56; added + 2u < MBP_MAX_BODIES && st == MBP_OK; x += side) {
+        mbp_aabb b = box2(x, 0, x + side, side);
+        for (int k = 0; k < MBP_DIM; k++) {
+            b.min[k] += half;
+            b.max[k] -= half;
+        }
+        uint16_t i;
+        st = twin_add(&b, &i);
+        if (st == MBP_OK) {
+            big = i;
+            added++;
+        }
+    }
+    CHECK_ST(st, MBP_E_NOROOM);
+    while (CELLS(test_w)->spare != 0 && added + 2u < MBP_MAX_BODIES) {
+        mbp_aabb b = box2(3 * (int32_t)added, -30, 3 * (int32_t)added, -30);
+        CHECK_ST(twin_add(&b, NULL), MBP_OK);
+        added++;
+    }
+    CHECK(twin_update());
+    if (CELLS(test_w)->spare != 0 || big == 0xFFFFu) {
+        CHECK(!"the pool did not fill: the config has too many bodies for its entries");
+        return;
+    }
+    /* A moves to another cell (no new entry), then would need 2 cells: no room. */
+    mbp_aabb a1 = box2(-38, 1, -38, 1), a2 = a1;
+    a2.min[0] -= c0 / 4;
+    a2.max[0] += c0 / 4; /* across the border at x = -38: 2 cells */
+    CHECK_ST(twin_move(a, &a1), MBP_OK);
+    CHECK_ST(twin_move(a, &a2), MBP_E_NOROOM);
+    /* The big body shrinks to a point: its entries are promised back; now A fits, although A
+     * comes first in the pending list and is applied after the big body frees them. */
+    mbp_aabb pb = box2(-20, 1, -20, 1);
+    CHECK_ST(twin_move(big, &pb), MBP_OK);
+    CHECK_EQ(CELLS(test_w)->spare, (int32_t)per - 1);
+    CHECK_ST(twin_move(a, &a2), MBP_OK);
+    CHECK_EQ(CELLS(test_w)->spare, (int32_t)per - 2);
+    CHECK_EQ(CELLS(test_w)->pend[0], a);
+    CHECK(twin_update());
+    CHECK_EQ(CELLS(test_w)->free_count, per - 2u);
+    /* Removing a pending body gives its promise back. */
+    mbp_aabb b3 = box2(-20, 1, -18, 1);
+    b3.max[0] = b3.min[0] + c0; /* 2 cells */
+    CHECK_ST(twin_move(big, &b3), MBP_OK);
+    CHECK_EQ(CELLS(test_w)->spare, (int32_t)per - 3);
+    twin_remove(big);
+    CHECK_EQ(CELLS(test_w)->spare, (int32_t)per - 1);
+    CHECK(twin_update());
+    CHECK_EQ(CELLS(test_w)->free_count, per - 1u);
+}
+
+void cells_overflow_check(mbp_backend backend)
+{
+    /* n points: n (n - 1) / 2 candidates overflow the pair set when they share one cell. */
+    uint32_t n = 2u;
+    while (n * (n - 1u) / 2u <= (uint32_t)MBP_MAX_PAIRS) {
+        n++;
+    }
+    if (n > MBP_MAX_BODIES) {
+        return;
+    }
+    mbp_params p;
+    cells_params(&p, backend, 4);
+    cells_pin(1u);
+    twin_init(&p);
+    cells_pin(0u);
+    /* Apart: one point per cell, a few cells apart. */
+    for (uint32_t k = 0; k < n; k++) {
+        int32_t x = 12 * (int32_t)(k % 12u) + 1, y = 12 * (int32_t)(k / 12u) + 1;
+        mbp_aabb b = box2(x, y, x, y);
+        CHECK_ST(twin_add(&b, NULL), MBP_OK);
+    }
+    CHECK(twin_update());
+    CHECK(twin_update());
+    CHECK(cells_incremental());
+    /* All into cell 0 in one frame (distinct points, but 2 and 3 on 0 and 1): the candidates
+     * do not fit; the frame turns into a full one, exact, and no pair is lost. */
+    for (uint16_t i = 0; i < n; i++) {
+        uint32_t q = i < 4u ? i % 2u : i;
+        mbp_aabb b = boxq((int32_t)(q % 15u), (int32_t)(q / 15u), (int32_t)(q % 15u),
+                          (int32_t)(q / 15u));
+        CHECK_ST(twin_move(i, &b), MBP_OK);
+    }
+    CHECK(twin_update());
+    CHECK(!cells_incremental());
+    CHECK_EQ(mbp_get_stats(&test_w)->lost_pairs, 0);
+    CHECK_EQ(mbp_pair_count(&test_w), 2);
+    /* Full frames after, exact; one more point moves onto 0: two more pairs. */
+    mbp_aabb b = boxq(0, 0, 0, 0);
+    CHECK_ST(twin_move(4u, &b), MBP_OK);
+    CHECK(twin_update());
+    CHECK(!cells_incremental());
+    CHECK_EQ(mbp_pair_count(&test_w), 4);
+    /* Apart again: incremental frames come back (pinned: as soon as they fit). */
+    for (uint16_t i = 0; i < n; i++) {
+        int32_t x = 12 * (int32_t)(i % 12u) + 1, y = 12 * (int32_t)(i / 12u) + 1;
+        mbp_aabb c = box2(x, y, x, y);
+        CHECK_ST(twin_move(i, &c), MBP_OK);
+    }
+    CHECK(twin_update());
+    CHECK(twin_update());
+    CHECK(cells_incremental());
+    CHECK_EQ(mbp_pair_count(&test_w), 0);
 }
 #endif

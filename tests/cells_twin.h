@@ -14,6 +14,18 @@
 #define CELLS(w) (&(w).be.hgrid)
 #endif
 
+/* True when body i of test_w is a large body (no entries) as of the last update. */
+#define CELLS_LARGE(i) ((CELLS(test_w)->bflag[i] & 0x01u) != 0u)
+
+/* The frame mode the next twin_init() pins in test_w: 0 chosen by cost (the default), 1
+ * incremental whenever the candidates fit, 2 full frames only. */
+void cells_pin(uint8_t pin);
+/* After an incremental update: the pair set holds exactly the pairs the candidate rule names
+ * (checked by twin_update(); true when test_w runs full frames or another backend). */
+bool cells_check_candidates(void);
+/* True when test_w runs a cell backend in incremental frames. */
+bool cells_incremental(void);
+
 /* Default params for backend b with cells of `cell` whole units. */
 void cells_params(mbp_params *p, mbp_backend b, int32_t cell);
 /* Initialises test_w with p and test_w2 with the same params on brute force. */
@@ -42,5 +54,18 @@ void cells_extra_diff(mbp_backend b, uint32_t first_seed);
 void cells_tested_once_check(const mbp_params *p);
 /* A full entry pool returns MBP_E_NOROOM, changes nothing, and recovers after a remove. */
 void cells_noroom_check(mbp_backend backend);
+/* Moves within the cells leave the structure alone and cost no backend test; a border crossing
+ * is one pending change. */
+void cells_incremental_check(mbp_backend backend);
+/* A body crossing a cell border back and forth, every frame and twice within one frame. */
+void cells_border_check(mbp_backend backend);
+/* Every body in one cell, in incremental frames (the candidates fit) and in full ones. */
+void cells_one_cell_check(mbp_backend backend);
+/* Entries promised to pending changes: a move may use what another move of the same frame
+ * frees, whatever their order in the pending list. */
+void cells_pending_room_check(mbp_backend backend);
+/* Candidates outgrowing the pair set within one frame: that frame turns into an exact full one
+ * (nothing lost), full frames follow, incremental frames again when the candidates fit. */
+void cells_overflow_check(mbp_backend backend);
 
 #endif

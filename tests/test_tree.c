@@ -292,7 +292,9 @@ TEST(tree_one_huge_body_among_tiny_ones_keeps_the_height_bound_inserted_last)
 /* ---- a random moving scene, for the stack and the counters ---- */
 
 static uint32_t g_rng;
-static int32_t g_pos[MBP_MAX_BODIES][2], g_vel[MBP_MAX_BODIES][2], g_size[MBP_MAX_BODIES];
+/* Small types: the M0 has 16 KB for everything (positions stay below 2^15 quarters). */
+static int16_t g_pos[MBP_MAX_BODIES][2];
+static int8_t g_vel[MBP_MAX_BODIES][2], g_size[MBP_MAX_BODIES];
 
 static mbp_aabb scene_box(uint32_t i)
 {
@@ -309,10 +311,10 @@ static void scene_start(uint32_t n, uint32_t seed)
     g_rng = seed;
     int32_t ext = scene_extent(n);
     for (uint32_t i = 0; i < n; i++) {
-        g_size[i] = 1 + (int32_t)test_below(&g_rng, 8u);
+        g_size[i] = (int8_t)(1 + (int32_t)test_below(&g_rng, 8u));
         for (int k = 0; k < 2; k++) {
-            g_pos[i][k] = (int32_t)test_below(&g_rng, (uint32_t)ext);
-            g_vel[i][k] = (int32_t)test_below(&g_rng, 5u) - 2;
+            g_pos[i][k] = (int16_t)test_below(&g_rng, (uint32_t)ext);
+            g_vel[i][k] = (int8_t)((int32_t)test_below(&g_rng, 5u) - 2);
         }
         mbp_aabb b = scene_box(i);
         twins_add(i, &b);
@@ -330,10 +332,10 @@ static void scene_step(uint32_t n, uint32_t first, uint32_t every)
         for (int k = 0; k < 2; k++) {
             int32_t p = g_pos[i][k] + g_vel[i][k];
             if (p < 0 || p > ext) {
-                g_vel[i][k] = -g_vel[i][k];
+                g_vel[i][k] = (int8_t)-g_vel[i][k];
                 p = g_pos[i][k] + g_vel[i][k];
             }
-            g_pos[i][k] = p;
+            g_pos[i][k] = (int16_t)p;
         }
         mbp_aabb b = scene_box(i);
         twins_move(i, &b);
@@ -407,9 +409,34 @@ TEST(tree_a_static_scene_costs_no_tree_work_per_frame)
     }
 }
 
+/* Parameters with round numbers for the tests below: margin 1/8 unit plus 1/8 of the size a
+ * side, sweep `sweep` times the displacement. */
+static mbp_params tree_params(uint8_t sweep)
+{
+    mbp_params p;
+    mbp_params_default(&p);
+    p.tree_margin = mbp_from_ratio(1, 8);
+    p.tree_margin_frac = 32u;
+    p.tree_sweep = sweep;
+    return p;
+}
+
+/* The fat box of the body in slot (its leaf in the tree). */
+static const mbp_aabb *fat_box(uint32_t slot)
+{
+    const mbp_tree_state *t = &test_w.be.tree;
+    return &t->node[t->leaf[mbp_index(g_ht[slot])]].box;
+}
+
+static mbp_scalar fat_extent(uint32_t slot, int k)
+{
+    return fat_box(slot)->max[k] - fat_box(slot)->min[k];
+}
+
 TEST(tree_a_body_moving_inside_its_fat_box_costs_no_tree_work)
 {
-    twins_init(NULL);
+    mbp_params p = tree_params(2u);
+    twins_init(&p);
     mbp_aabb a = tbox(0, 0, 8, 8), b = tbox(12, 0, 20, 8), c = tbox(40, 40, 44, 44);
     twins_add(0, &a);
     twins_add(1, &b);
@@ -421,15 +448,222 @@ TEST(tree_a_body_moving_inside_its_fat_box_costs_no_tree_work)
     mbp_aabb a2 = tbox(1, 0, 9, 8);
     twins_move(0, &a2);
     twins_update(MBP_OK);
+    CHECK_EQ(test_w.be.tree.kept, 1);
     CHECK_EQ(test_w.be.tree.inserts, 0);
     CHECK_EQ(test_w.stats.tests, 0);
     /* Out of its fat box and onto b: re-inserted, and the pair begins. */
     mbp_aabb a3 = tbox(6, 0, 14, 8);
     twins_move(0, &a3);
     twins_update(MBP_OK);
+    CHECK_EQ(test_w.be.tree.kept, 0);
     CHECK_EQ(test_w.be.tree.inserts, 1);
     CHECK(test_w.stats.tests > 0u);
     CHECK_EQ(mbp_pair_count(&test_w), 1);
+}
+
+/* ---- velocity expansion ---- */
+
+TEST(tree_a_steady_mover_is_reinserted_about_once_per_sweep_frames)
+{
+    /* One body crossing a row of still ones at 1/4 unit a frame, sweep 8: its fat box reaches
+     * 8 frames ahead, so it is re-inserted about once in 8 frames and kept in between. */
+    mbp_params p = tree_params(8u);
+    twins_init(&p);
+    uint32_t n = TEST_BODIES < 12u ? TEST_BODIES : 12u;
+    for (uint32_t i = 1; i < n; i++) {
+        mbp_aabb b = tbox((int32_t)i * 16, 6, (int32_t)i * 16 + 4, 10);
+        twins_add(i, &b);
+    }
+    mbp_aabb m = tbox(0, 0, 8, 8);
+    twins_add(0, &m);
+    twins_update(MBP_OK);
+    uint32_t inserts = 0, kept = 0, frames = 0;
+    for (int32_t x = 1; x + 8 <= (int32_t)n * 16 && !mbp_test_failed(); x++, frames++) {
+        m = tbox(x, 0, x + 8, 8);
+        twins_move(0, &m);
+        twins_update(MBP_OK);
+        CHECK_EQ(test_w.be.tree.inserts + test_w.be.tree.kept, 1);
+        inserts += test_w.be.tree.inserts;
+        kept += test_w.be.tree.kept;
+        if (x > 1 && test_w.be.tree.inserts == 1u) {
+            /* A fresh fat box reaches 8 frames of motion ahead of the box, plus the margin. */
+            CHECK(fat_box(0)->max[0] - m.max[0] >= mbp_from_ratio(8, 4));
+        }
+    }
+    CHECK(frames >= 40u);
+    CHECK(inserts <= frames / 8u + 2u);
+    CHECK(kept >= frames - frames / 8u - 2u);
+}
+
+/* Body 0 stays at *b (moved there again each frame, so dirty) for 4 frames; returns how many
+ * of them re-inserted it. */
+static uint32_t stay_until_reinserted(const mbp_aabb *b)
+{
+    uint32_t inserts = 0;
+    for (int f = 0; f < 4; f++) {
+        twins_move(0, b);
+        twins_update(MBP_OK);
+        inserts += test_w.be.tree.inserts;
+    }
+    return inserts;
+}
+
+TEST(tree_a_jump_is_not_a_velocity_and_a_slowed_body_gets_a_smaller_box)
+{
+    mbp_params p = tree_params(8u);
+    twins_init(&p);
+    mbp_aabb a = tbox(0, 0, 8, 8), o = tbox(4, 4, 12, 12), d = tbox(404, 4, 412, 12);
+    twins_add(0, &a);
+    twins_add(1, &o);
+    twins_add(2, &d);
+    twins_update(MBP_OK);
+    CHECK_EQ(mbp_pair_count(&test_w), 1);
+    /* A jump of 100 units, from a pair to another (the old and new fat boxes are walked apart):
+     * the sweep is capped at twice the box with its margins (2 + 3/4 units on x), so the fat box
+     * is at most 3 times that, not 8 jumps long. */
+    mbp_aabb j = tbox(400, 0, 408, 8);
+    twins_move(0, &j);
+    twins_update(MBP_OK); /* checks the pair with 1 ended and the one with 2 began */
+    CHECK_EQ(mbp_pair_count(&test_w), 1);
+    CHECK_EQ(test_w.be.tree.inserts, 1);
+    CHECK(fat_extent(0, 0) <= mbp_from_ratio(3 * 11, 4));
+    CHECK(fat_extent(0, 0) >= mbp_from_ratio(3 * 11, 4) - mbp_from_ratio(1, 64));
+    /* It stays (moved by nothing, so dirty): over twice a fresh box, so it gets a fresh one
+     * within 4 frames (a swept leaf's size is checked one frame in four). */
+    CHECK_EQ(stay_until_reinserted(&j), 1);
+    CHECK(fat_extent(0, 0) <= mbp_from_ratio(11, 4) + mbp_from_ratio(1, 64));
+    /* A fast mover (1 unit a frame) that stops while still being moved: re-inserted with a
+     * smaller box long before it would leave the big one. */
+    int32_t x = 400;
+    for (int f = 0; f < 3; f++) {
+        x += 4;
+        j = tbox(x, 0, x + 8, 8);
+        twins_move(0, &j);
+        twins_update(MBP_OK);
+    }
+    mbp_scalar fast = fat_extent(0, 0);
+    CHECK(fast > mbp_from_ratio(2 * 11, 4)); /* swept: 8 frames of 1 unit, capped */
+    CHECK_EQ(stay_until_reinserted(&j), 1);
+    CHECK(fat_extent(0, 0) <= mbp_from_ratio(11, 4) + mbp_from_ratio(1, 64));
+}
+
+/* ---- leaves kept in place ---- */
+
+TEST(tree_reinserted_leaves_keep_their_place_when_an_ancestor_holds_the_new_box)
+{
+    /* A random moving scene: some re-insertions keep the leaf in place (only boxes grow), others
+     * move it; the tree stays valid and balanced and the pairs exact (twins_update checks). */
+    twins_init(NULL);
+    uint32_t n = TEST_BODIES;
+    scene_start(n, 21u);
+    uint32_t inserts = 0, in_place = 0;
+    for (uint32_t f = 0; f < 30u && !mbp_test_failed(); f++) {
+        twins_update(MBP_OK);
+        check_height();
+        if (f > 0u) {
+            inserts += test_w.be.tree.inserts;
+            in_place += test_w.be.tree.kept_in_place;
+        }
+        CHECK(test_w.be.tree.kept_in_place <= test_w.be.tree.inserts);
+        scene_step(n, 0u, 1u);
+    }
+    CHECK(in_place > 0u);
+    CHECK(in_place < inserts);
+}
+
+/* ---- crowded pair sets ---- */
+
+/* Bodies of 1 unit on a grid 2 units apart (no two overlap), in the first `count` slots. */
+static void grid_bodies(uint32_t count, int32_t spacing_quarters, bool add)
+{
+    int32_t side = grid_side(count);
+    for (uint32_t i = 0; i < count; i++) {
+        int32_t x = (int32_t)i % side * spacing_quarters, y = (int32_t)i / side * spacing_quarters;
+        mbp_aabb b = tbox(x, y, x + 4, y + 4);
+        if (add) {
+            twins_add(i, &b);
+        } else {
+            twins_move(i, &b);
+        }
+    }
+}
+
+TEST(tree_shrinks_fat_boxes_while_their_candidates_crowd_the_pair_set)
+{
+    /* A margin of 3/2 units reaches two grid steps around each body: 12 fat candidates a body,
+     * more than the set holds (8 a body in the test configurations, 4 on the M0), while nothing
+     * overlaps. The
+     * tree halves its margins until they fit, stays or gets back to incremental, and gives
+     * exactly brute force's pairs all along; spread out, the margins grow back. */
+    mbp_params p;
+    mbp_params_default(&p);
+    p.tree_margin = mbp_from_ratio(3, 2);
+    p.tree_margin_frac = 0u;
+    p.tree_sweep = 2u;
+    twins_init(&p);
+    uint32_t n = MBP_MAX_BODIES; /* all: the set holds MBP_MAX_PAIRS / n pairs a body */
+    grid_bodies(n, 8, true);
+    twins_update(MBP_OK);
+    int32_t side = grid_side(n);
+    uint32_t top = 0u, rebuilds = 0u;
+    for (uint32_t f = 0; f < 16u && !mbp_test_failed(); f++) {
+        for (uint32_t i = 0; i < n; i++) { /* every body wiggles by 1/4 unit */
+            int32_t x = (int32_t)i % side * 8 + (int32_t)(f % 2u), y = (int32_t)i / side * 8;
+            mbp_aabb b = tbox(x, y, x + 4, y + 4);
+            twins_move(i, &b);
+        }
+        twins_update(MBP_OK);
+        top = test_w.be.tree.level > top ? test_w.be.tree.level : top;
+        if (f == 8u) {
+            rebuilds = test_w.be.tree.rebuilds;
+        }
+    }
+    CHECK(top > 0u);
+    CHECK(test_w.be.tree.synced);
+    CHECK_EQ(test_w.be.tree.rebuilds, rebuilds); /* incremental for the last 7 frames */
+    /* Far apart (8 units): the fat boxes fit whatever the level, which goes back to 0. */
+    for (uint32_t f = 0; f < 12u && !mbp_test_failed(); f++) {
+        for (uint32_t i = 0; i < n; i++) {
+            int32_t x = (int32_t)i % side * 32 + (int32_t)(f % 2u), y = (int32_t)i / side * 32;
+            mbp_aabb b = tbox(x, y, x + 4, y + 4);
+            twins_move(i, &b);
+        }
+        twins_update(MBP_OK);
+    }
+    CHECK_EQ(test_w.be.tree.level, 0);
+    CHECK(test_w.be.tree.synced);
+}
+
+TEST(tree_a_static_scene_costs_nothing_even_when_its_pairs_crowd_the_set)
+{
+    /* Overlapping boxes with more pairs than 3/4 of the set (or all of it: then brute force
+     * loses pairs too): once still, updates do no tree work at all, exact or not. */
+    uint32_t k = 2u;
+    while (k < MBP_MAX_BODIES && k * (k - 1u) / 2u <= (uint32_t)MBP_MAX_PAIRS * 7u / 8u) {
+        k++;
+    }
+    k--; /* the most bodies whose pairs all fit in 7/8 of the set */
+    twins_init(NULL);
+    mbp_aabb b = tbox(0, 0, 4, 4);
+    for (uint32_t i = 0; i < k; i++) {
+        twins_add(i, &b);
+    }
+    twins_update(MBP_OK);
+    twins_update(MBP_OK);
+    CHECK_EQ(mbp_pair_count(&test_w), k * (k - 1u) / 2u);
+    uint32_t rebuilds = test_w.be.tree.rebuilds;
+    for (uint32_t f = 0; f < 3u; f++) {
+        twins_update(MBP_OK);
+        CHECK_EQ(test_w.stats.tests, 0);
+        CHECK_EQ(test_w.be.tree.inserts, 0);
+        CHECK_EQ(test_w.be.tree.rebuilds, rebuilds);
+        CHECK_EQ(mbp_pair_count(&test_w), k * (k - 1u) / 2u);
+    }
+    /* One moves off: an exact frame again, and its pairs end. */
+    mbp_aabb off = tbox(40, 40, 44, 44);
+    twins_move(0, &off);
+    twins_update(MBP_OK);
+    CHECK_EQ(mbp_pair_count(&test_w), (k - 1u) * (k - 2u) / 2u);
 }
 
 TEST(tree_a_mostly_static_scene_reinserts_only_the_movers)

@@ -68,6 +68,26 @@ TEST(a_stale_handle_is_refused_everywhere)
     CHECK_EQ(mbp_user(&test_w, mbp_index(h2)), 8);
 }
 
+/* A slot reused 65536 times wraps its 16-bit generation past 0: a live handle never has
+ * generation 0 (found by cppcheck: the old wrap test was always true). */
+TEST(generations_wrap_without_taking_the_value_0)
+{
+    init(MBP_BRUTE);
+    mbp_aabb b = box2(0, 0, 1, 1);
+    mbp_body h;
+    uint32_t zeros = 0u;
+    for (uint32_t k = 0; k < 65537u; k++) {
+        CHECK_ST(mbp_add_box(&test_w, &b, k, &h), MBP_OK);
+        zeros += h.gen == 0u ? 1u : 0u;
+        CHECK_ST(mbp_remove(&test_w, h), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        if (mbp_test_failed()) {
+            return;
+        }
+    }
+    CHECK_EQ(zeros, 0);
+}
+
 TEST(the_null_handle_and_out_of_range_handles_are_refused)
 {
     init(MBP_BRUTE);

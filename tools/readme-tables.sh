@@ -15,12 +15,10 @@ guide_n=${GUIDE_N:-256}
 [ -f "$bench" ] && [ -f "$size" ] || { echo "readme-tables: run make bench and make size first" >&2; exit 1; }
 files=${*:-README.md docs/guide.md}
 
-readme_tables() {
-    echo "Instructions per body per frame on Cortex-M4 (mps2-an386 under QEMU, \`make bench\`;"
-    echo "instructions, not cycles; every measured frame checked against brute force):"
-    echo
-    awk -F, '
-    NR > 1 && $4 == "mps2-an386" && $6 != "" {
+# platform_table <platform> <name>: instructions per body per frame, one row per backend.
+platform_table() {
+    awk -F, -v plat="$1" -v name="$2" '
+    NR > 1 && $4 == plat && $6 != "" {
         key = $1 "," $2 "," $3; v[key] = $6 / $3; be[$1] = 1; sc[$2] = 1; ns[$3] = 1
         if ($8 != "1") bad = bad " " key
     }
@@ -42,8 +40,19 @@ readme_tables() {
             printf "\n"
         }
         if (bad != "") printf "\nNot matching brute force:%s\n", bad
-        if (nn == 0) printf "\nNo Cortex-M4 figures in the bench results: run the whole make bench.\n"
+        if (nn == 0) printf "\nNo %s figures in the bench results: run the whole make bench.\n", name
     }' "$bench"
+}
+
+readme_tables() {
+    echo "Instructions per body per frame on Cortex-M4 (mps2-an386 under QEMU, \`make bench\`;"
+    echo "instructions, not cycles; every measured frame checked against brute force):"
+    echo
+    platform_table mps2-an386 Cortex-M4
+    echo
+    echo "The same on Cortex-M0 (M0 code, 2D fixed point, run on mps2-an385 for its RAM; docs/bench.md):"
+    echo
+    platform_table cortex-m0 Cortex-M0
     echo
     echo "Flash and RAM (\`make size\`, -Os; flash = the library linked into a minimal program"
     echo "that uses that backend, RAM = sizeof(mbp_world), whose pair set holds 2 pairs per body;"

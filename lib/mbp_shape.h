@@ -1,0 +1,174 @@
+/* mbp_shape.h: what the shape files share (not for users): the separating-axis machinery.
+ *
+ * The tests
+ * ---------
+ * Two convex shapes are apart if and only if some axis L separates their projections, and any
+ * axis that does is a proof, however it was found. So every test between shapes other than the
+ * box and sphere ones of mbp_volume.c is written the same way: a short list of candidate axes,
+ * and for each the projection of both shapes onto it, computed so that it always holds the true
+ * projection. Such a test can only err towards "overlap"; it is exact when the list holds, for
+ * every way the shapes can be apart, the axis along which they are farthest apart:
+ *   - face normals of the boxes, oriented boxes and k-DOPs;
+ *   - in 3D, cross products of their edge directions with each other and with a segment;
+ *   - for spheres and capsules, the direction between the closest features: from a point to its
+ *     clamp into a box (in the box's frame), between two end points, the perpendicular from a
+ *     point to a line (built as d x ((p - a) x d)), from a point to a k-DOP vertex.
+ * The file of each pair says which axes it tries and whether the list is complete.
+ *
+ * A shape's projection is an interval [lo, hi] of (x - o).L over its "core" (a box, an oriented
+ * box, a k-DOP, a segment or a point) relative to a reference point o, plus a radius r swept
+ * around the core (spheres, capsules) that adds r|L| on both sides.
+ *
+ * Fixed point: the ranges (see mbp_scalar.h for the coordinates)
+ * --------------------------------------------------------------
+ * Coordinates are within +-(2^30 - 1), so a difference of two fits int32 (|d| <= 2^31 - 2).
+ * Rotation entries are Q30 with |u| <= 2^30 (1 + 2^-10) (checked at the door).
+ *   - An axis is an int32 vector whose largest component is in [2^27, 2^28] (mbp__axis_set()
+ *     scales any int64 vector there), so |L| < 2^28 sqrt(3) < 2^29.
+ *   - (p - o).L: three products below 2^31 * 2^28: |.| < 3 * 2^59.
+ *   - An oriented box's u_i.L (scaled by 2^30): three products below 2^30 (1 + 2^-10) * 2^28, so
+ *     |num| < 2^59.6; an extent times it, h num / 2^30 with |h| < 2^31, is computed exactly as
+ *     int64 parts (mbp__mul30()) and rounded outwards: each term below 2^60.6 / 2^... (|h u.L|
+ *     <= 2^31 * 2^29 / ... ); a whole projection stays below 2^62.
+ *   - The radius term: r |L| with |L| rounded up by an integer square root: below 2^31 * 2^29.
+ *   - Local coordinates in a frame, scaled by 2^30: sum of three products below 2^30 (1+2^-10)
+ *     * 2^31: |t| < 1.51 * 2^62. Cross products take inputs first scaled down to 2^30
+ *     (mbp__wnorm()), so each component is below 2^61.
+ * The only rounding is in the axes themselves (a direction off by about 2^-27) and the outward
+ * rounding of projections (under one raw unit each); neither can hide an overlap. What they can
+ * do is report shapes that are apart by less than about 2^-26 of their size plus a few raw units.
+ *
+ * Float: the same code without scaling; projections use differences from o (small where it
+ * matters), axes are scaled to a largest component of 1, and the radius test compares squares
+ * (no square root), which can only overflow to +infinity when the shapes are far apart.
+ */
+#ifndef MBP_SHAPE_H
+#define MBP_SHAPE_H
+
+#include "mbp_internal.h"
+
+#if MBP__SHAPES
+
+#if MBP_SCALAR == MBP_FIXED
+typedef int64_t mbp__w; /* a projection, a dot product, a wide vector component */
+typedef int32_t mbp__ac; /* an axis component */
+#define MBP__UNIT_BITS 30
+#else
+typedef float mbp__w;
+typedef float mbp__ac;
+#endif
+
+/* An axis (not unit length). */
+typedef struct {
+    mbp__ac v[MBP_DIM];
+} mbp__axis;
+
+/* A box-like frame: the points o + sum_i t_i u[i] with lo[i] <= t_i <= hi[i]. An oriented box is
+ * (c, rot, -h, h); an axis-aligned box is (min, identity, 0, max - min). */
+typedef struct {
+    mbp_scalar o[MBP_DIM];
+    mbp_unit u[MBP_DIM][MBP_DIM];
+    mbp_scalar lo[MBP_DIM];
+    mbp_scalar hi[MBP_DIM];
+    uint8_t aligned; /* u is the identity */
+} mbp__frame;
+
+/* A k-DOP ready for projections: tight bounds (2D: doubled in fixed point, so that half units
+ * stay exact), see mbp_kdop.c. */
+typedef struct {
+    mbp__w lo[MBP_KDOP_AXES];
+    mbp__w hi[MBP_KDOP_AXES];
+    mbp_scalar ref[MBP_DIM]; /* a point near it, the reference of projections */
+} mbp__kprep;
+
+/* A shape's core for projections. */
+enum { MBP__P_FRAME = 1, MBP__P_SEG, MBP__P_KDOP };
+typedef struct {
+    uint8_t kind;
+    mbp_scalar r; /* P_SEG: the radius; 0 otherwise */
+    union {
+        mbp__frame f;
+        struct {
+            mbp_scalar a[MBP_DIM];
+            mbp_scalar b[MBP_DIM];
+        } s;
+        mbp__kprep k;
+    } u;
+} mbp__prep;
+
+/* ---- mbp_sat.c ---- */
+
+/* *L = a non-zero multiple of v (fixed: largest component scaled to [2^27, 2^28]; float: to 1).
+ * False when v is zero: no axis. */
+bool mbp__axis_set(mbp__axis *L, const mbp__w v[MBP_DIM]);
+/* Scales v down (fixed: so every |component| <= 2^30; float: to a largest component of 1),
+ * keeping its direction; the input to cross products. */
+void mbp__wnorm(mbp__w v[MBP_DIM]);
+#if MBP_DIM == 3
+/* out = a x b after mbp__wnorm() of copies of both. */
+void mbp__wcross(const mbp__w a[3], const mbp__w b[3], mbp__w out[3]);
+#endif
+/* v = p - q. */
+void mbp__wdiff(const mbp_scalar *p, const mbp_scalar *q, mbp__w v[MBP_DIM]);
+/* The projection of x onto L relative to o: (x - o).L, exact. */
+mbp__w mbp__proj(const mbp__axis *L, const mbp_scalar *x, const mbp_scalar *o);
+/* [*lo, *hi] holds the projection of the shape's core onto L relative to o. */
+void mbp__span(const mbp__prep *p, const mbp__axis *L, const mbp_scalar *o, mbp__w *lo,
+               mbp__w *hi);
+/* True when L separates a and b (with their radii). */
+bool mbp__apart(const mbp__prep *a, const mbp__prep *b, const mbp__axis *L, const mbp_scalar *o);
+/* True when the axis made from v (if v is not zero) separates a and b. */
+bool mbp__apart_v(const mbp__prep *a, const mbp__prep *b, const mbp__w v[MBP_DIM],
+                  const mbp_scalar *o);
+
+void mbp__prep_box(mbp__prep *p, const mbp_aabb *b);
+void mbp__prep_seg(mbp__prep *p, const mbp_scalar *a, const mbp_scalar *b, mbp_scalar r);
+#if MBP_WITH_OBB
+void mbp__prep_obb(mbp__prep *p, const mbp_obb *o);
+#endif
+
+/* Frame f's local coordinates of point x (fixed: scaled by 2^30). */
+void mbp__frame_local(const mbp__frame *f, const mbp_scalar *x, mbp__w t[MBP_DIM]);
+/* The world vector sum_i loc[i] u[i] (loc is scaled down first, so it is changed). */
+void mbp__frame_world(const mbp__frame *f, mbp__w loc[MBP_DIM], mbp__w out[MBP_DIM]);
+/* In f's local coordinates (as mbp__frame_local()): its bounds on axis i. */
+mbp__w mbp__frame_lo(const mbp__frame *f, int i);
+mbp__w mbp__frame_hi(const mbp__frame *f, int i);
+
+/* The pair tests built on it (each file's comment says which axes and how exact). */
+bool mbp__frame_frame(const mbp__prep *a, const mbp__prep *b);   /* mbp_obb.c */
+bool mbp__seg_frame(const mbp__prep *s, const mbp__prep *f);     /* mbp_sat.c */
+bool mbp__seg_seg(const mbp__prep *a, const mbp__prep *b);       /* mbp_capsule.c */
+
+/* ---- mbp_kdop.c ---- */
+#if MBP_WITH_KDOP
+/* p = k ready for projections; k is tightened first in 2D (exact, cheap), taken as given in 3D
+ * (the world stores 3D k-DOPs tightened). */
+void mbp__prep_kdop(mbp__prep *p, const mbp_kdop *k);
+void mbp__kdop_span(const mbp__kprep *k, const mbp__axis *L, const mbp_scalar *o, mbp__w *lo,
+                    mbp__w *hi);
+/* The k-DOP k against any other prepared shape x. */
+bool mbp__kdop_vs(const mbp__prep *k, const mbp__prep *x);
+mbp_status mbp__kdop_check(const mbp_kdop *k);
+void mbp__kdop_aabb(const mbp_kdop *k, mbp_aabb *out);
+#endif
+
+#if MBP_WITH_OBB
+mbp_status mbp__obb_check(const mbp_obb *o);
+void mbp__obb_aabb(const mbp_obb *o, mbp_aabb *out);
+#endif
+#if MBP_WITH_CAPSULE
+mbp_status mbp__capsule_check(const mbp_capsule *c);
+void mbp__capsule_aabb(const mbp_capsule *c, mbp_aabb *out);
+#endif
+
+/* A coordinate's check, as mbp_volume.c's: MBP_E_BADBOX for NaN or infinity, MBP_E_RANGE. */
+mbp_status mbp__scalar_check(mbp_scalar s);
+
+#endif /* MBP__SHAPES */
+
+/* ---- mbp_shape.c ---- */
+/* The test between two shapes given by kind and pointer to their data. */
+bool mbp__overlap(uint8_t ka, const void *a, uint8_t kb, const void *b);
+
+#endif /* MBP_SHAPE_H */

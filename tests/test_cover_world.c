@@ -1,0 +1,343 @@
+/* test_cover_world.c: paths of the world's core (lib/mbp_world.c) that the other test files do
+ * not take, found with `make coverage` (docs/coverage.md lists what stays unreached and why):
+ * every call with every kind of bad handle, index lookups past the world, bad query points and
+ * segments, bodies removed before any update, a full event buffer, a pair set that overflows and
+ * then empties, and generations that would start at zero. Small worlds: these run on the 16 KB
+ * micro:bit too, in test_w and test_w2. */
+#include "diff.h"
+#include "test_util.h"
+
+static void cw_init(mbp_world *w, mbp_backend b, uint16_t id)
+{
+    mbp_params p;
+    mbp_params_default(&p);
+    p.backend = b;
+    p.id = id;
+    CHECK_ST(mbp_init(w, &p), MBP_OK);
+}
+
+/* Walks the pairs in ascending order: the count, and whether (a, b) is among them. */
+static uint32_t cw_pairs(mbp_world *w, uint16_t a, uint16_t b, bool *found)
+{
+    uint32_t it = 0u, n = 0u;
+    mbp_pair p;
+    *found = false;
+    mbp_sort_pairs(w);
+    while (mbp_next_pair(w, &it, &p)) {
+        CHECK(p.a < p.b);
+        *found = *found || (p.a == a && p.b == b);
+        n++;
+    }
+    CHECK_EQ(n, mbp_pair_count(w));
+    return n;
+}
+
+TEST(every_call_refuses_every_kind_of_bad_handle_and_changes_nothing)
+{
+    /* Brute force skips the backend's move hook, the grid takes it: both paths of a move. */
+    static const mbp_backend kinds[] = {MBP_BRUTE, MBP_GRID, MBP_TREE};
+    for (uint32_t kb = 0; kb < sizeof kinds / sizeof kinds[0]; kb++) {
+        mbp_world *w = &test_w;
+        cw_init(w, kinds[kb], 0u);
+        mbp_aabb b0 = box2(0, 0, 2, 2), b1 = box2(1, 1, 3, 3), far = box2(50, 50, 51, 51), out;
+        mbp_body h0, h1, hd, hf;
+        CHECK_ST(mbp_add_box(w, &b0, 10u, &h0), MBP_OK);
+        CHECK_ST(mbp_add_box(w, &b1, 11u, &h1), MBP_OK);
+        CHECK_ST(mbp_add_box(w, &b0, 12u, &hf), MBP_OK); /* removed before the update: free after */
+        CHECK_ST(mbp_add_box(w, &b0, 13u, &hd), MBP_OK); /* removed after it: dying */
+        CHECK_ST(mbp_remove(w, hf), MBP_OK);
+        CHECK_ST(mbp_update(w), MBP_OK);
+        CHECK_ST(mbp_remove(w, hd), MBP_OK);
+
+        mbp_body bad[7];
+        bad[0] = (mbp_body){0u, 0u};                                /* null */
+        bad[1] = (mbp_body){(uint16_t)(MBP_MAX_BODIES + 1u), h0.gen}; /* past the world */
+        bad[2] = (mbp_body){0xFFFFu, h0.gen};
+        bad[3] = hf;                                                /* a free slot */
+        bad[4] = hd;                                                /* a dying body */
+        bad[5] = (mbp_body){h0.slot1, (uint16_t)(h0.gen + 1u)};     /* a live slot, wrong gen */
+        bad[6] = (mbp_body){h0.slot1, 0u};                          /* generation 0 */
+        for (uint32_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+            CHECK(!mbp_valid(w, bad[k]));
+            CHECK_ST(mbp_move_box(w, bad[k], &far), MBP_E_STALE);
+#if MBP_WITH_SPHERES
+            mbp_sphere s = sph(50, 50, 1);
+            CHECK_ST(mbp_move_sphere(w, bad[k], &s), MBP_E_STALE);
+#endif
+            CHECK_ST(mbp_set_filter(w, bad[k], 0u, 0u), MBP_E_STALE);
+            CHECK_ST(mbp_remove(w, bad[k]), MBP_E_STALE);
+            CHECK_ST(mbp_get_box(w, bad[k], &out), MBP_E_STALE);
+        }
+        /* Nothing moved, nothing was filtered out: the live pair stays, the dying body's ends. */
+        CHECK_EQ(mbp_body_count(w), 2);
+        CHECK_ST(mbp_get_box(w, h0, &out), MBP_OK);
+        CHECK(out.min[0] == b0.min[0] && out.max[0] == b0.max[0]);
+        CHECK_ST(mbp_update(w), MBP_OK);
+        bool found;
+        CHECK_EQ(cw_pairs(w, mbp_index(h0), mbp_index(h1), &found), 1);
+        CHECK(found);
+        uint32_t nb, ne;
+        (void)mbp_begun(w, &nb);
+        const mbp_pair *e = mbp_ended(w, &ne);
+        CHECK_EQ(nb, 0);
+        CHECK_EQ(ne, 2); /* the dying body's pairs with h0 and h1 */
+        for (uint32_t k = 0; k < ne; k++) {
+            CHECK(e[k].a == mbp_index(hd) || e[k].b == mbp_index(hd));
+        }
+    }
+}
+
+TEST(index_lookups_past_the_world_give_the_null_handle_and_zero)
+{
+    mbp_world *w = &test_w;
+    cw_init(w, MBP_BRUTE, 0u);
+    mbp_aabb b = box2(0, 0, 1, 1);
+    mbp_body h;
+    CHECK_ST(mbp_add_box(w, &b, 77u, &h), MBP_OK);
+    const uint16_t past[] = {(uint16_t)MBP_MAX_BODIES, 0xFFFEu, 0xFFFFu};
+    for (uint32_t k = 0; k < sizeof past / sizeof past[0]; k++) {
+        mbp_body n = mbp_handle(w, past[k]);
+        CHECK(n.slot1 == 0u && n.gen == 0u);
+        CHECK_EQ(mbp_user(w, past[k]), 0);
+    }
+    mbp_body live = mbp_handle(w, mbp_index(h));
+    CHECK(live.slot1 == h.slot1 && live.gen == h.gen);
+    /* Removed: no handle any more, but the user value stays until the index is reused. */
+    CHECK_ST(mbp_remove(w, h), MBP_OK);
+    CHECK_EQ(mbp_handle(w, mbp_index(h)).slot1, 0);
+    CHECK_EQ(mbp_user(w, mbp_index(h)), 77);
+    CHECK_ST(mbp_update(w), MBP_OK);
+    CHECK_EQ(mbp_handle(w, mbp_index(h)).slot1, 0);
+}
+
+/* A point or end point that mbp_aabb_check() refuses: out of range, and in float also NaN. */
+static void cw_bad_point(mbp_scalar p[MBP_DIM], uint32_t kind, mbp_status *expect)
+{
+    pt(p, 1, 1);
+#if MBP_SCALAR == MBP_FIXED
+    p[kind % MBP_DIM] = kind & 1u ? INT32_MIN : MBP_RANGE + 1;
+    *expect = MBP_E_RANGE;
+#else
+    volatile float zero = 0.0f;
+    if (kind & 1u) {
+        p[kind % MBP_DIM] = zero / zero;
+        *expect = MBP_E_BADBOX;
+    } else {
+        p[kind % MBP_DIM] = -MBP_RANGE * 2.0f;
+        *expect = MBP_E_RANGE;
+    }
+#endif
+}
+
+TEST(queries_refuse_bad_points_and_segments_and_write_nothing)
+{
+    mbp_world *w = &test_w;
+    cw_init(w, MBP_BRUTE, 0u);
+    mbp_aabb b = box2(0, 0, 4, 4);
+    mbp_body h;
+    CHECK_ST(mbp_add_box(w, &b, 0u, &h), MBP_OK);
+    CHECK_ST(mbp_update(w), MBP_OK);
+    mbp_scalar good[MBP_DIM], p[MBP_DIM];
+    pt(good, 2, 2);
+    for (uint32_t kind = 0; kind < 4u; kind++) {
+        mbp_status expect;
+        cw_bad_point(p, kind, &expect);
+        uint16_t idx[2] = {0xABCDu, 0xABCDu};
+        mbp_hit hits[2] = {{0xABCDu, 0}, {0xABCDu, 0}};
+        mbp_hit first = {0xABCDu, 0};
+        uint32_t count = 12345u;
+        bool found = true;
+        CHECK_ST(mbp_query_point(w, p, 0xFFFFu, idx, 2u, &count), expect);
+        CHECK_ST(mbp_raycast(w, p, good, 0xFFFFu, hits, 2u, &count), expect);
+        CHECK_ST(mbp_raycast(w, good, p, 0xFFFFu, hits, 2u, &count), expect);
+        CHECK_ST(mbp_raycast_first(w, p, good, 0xFFFFu, &first, &found), expect);
+        CHECK_ST(mbp_raycast_first(w, good, p, 0xFFFFu, &first, &found), expect);
+        CHECK_EQ(count, 12345);
+        CHECK(found);
+        CHECK(idx[0] == 0xABCDu && hits[0].index == 0xABCDu && first.index == 0xABCDu);
+    }
+    /* The good ones find the body. */
+    uint16_t idx[2];
+    uint32_t count;
+    CHECK_ST(mbp_query_point(w, good, 0xFFFFu, idx, 2u, &count), MBP_OK);
+    CHECK_EQ(count, 1);
+    CHECK_EQ(idx[0], mbp_index(h));
+}
+
+TEST(bodies_removed_before_any_update_are_found_by_no_query_and_pair_with_nothing)
+{
+    for (uint32_t kb = 0; kb < diff_backend_count; kb++) {
+        mbp_world *w = &test_w;
+        cw_init(w, diff_backends[kb], 0u);
+        mbp_aabb b = box2(0, 0, 4, 4);
+        mbp_body keep, gone, gone2;
+        CHECK_ST(mbp_add_box(w, &b, 1u, &gone), MBP_OK);
+        CHECK_ST(mbp_add_box(w, &b, 2u, &keep), MBP_OK);
+        CHECK_ST(mbp_add_box(w, &b, 3u, &gone2), MBP_OK);
+        CHECK_ST(mbp_remove(w, gone), MBP_OK);
+        CHECK_ST(mbp_move_box(w, gone2, &b), MBP_OK); /* dirty twice, then removed */
+        CHECK_ST(mbp_remove(w, gone2), MBP_OK);
+        uint16_t idx[4];
+        uint32_t count = 0u;
+        mbp_scalar p0[MBP_DIM], p1[MBP_DIM];
+        pt(p0, -2, 2);
+        pt(p1, 6, 2);
+        CHECK_ST(mbp_query_box(w, &b, 0xFFFFu, idx, 4u, &count), MBP_OK);
+        CHECK_EQ(count, 1);
+        CHECK_EQ(idx[0], mbp_index(keep));
+        CHECK_ST(mbp_query_point(w, p1, 0xFFFFu, idx, 4u, &count), MBP_OK);
+        CHECK_EQ(count, 0);
+        mbp_hit hits[4], first;
+        bool found = false;
+        CHECK_ST(mbp_raycast(w, p0, p1, 0xFFFFu, hits, 4u, &count), MBP_OK);
+        CHECK_EQ(count, 1);
+        CHECK_EQ(hits[0].index, mbp_index(keep));
+        CHECK(hits[0].t == mbp_from_ratio(1, 4));
+        CHECK_ST(mbp_raycast_first(w, p0, p1, 0xFFFFu, &first, &found), MBP_OK);
+        CHECK(found);
+        CHECK_EQ(first.index, mbp_index(keep));
+        CHECK_ST(mbp_update(w), MBP_OK);
+        uint32_t nb, ne;
+        (void)mbp_begun(w, &nb);
+        (void)mbp_ended(w, &ne);
+        CHECK_EQ(nb, 0);
+        CHECK_EQ(ne, 0);
+        CHECK_EQ(mbp_pair_count(w), 0);
+        CHECK_EQ(mbp_body_count(w), 1);
+    }
+}
+
+/* n bodies on one spot: n(n-1)/2 pairs. */
+static void cw_cluster(mbp_world *w, uint32_t n, mbp_body *h)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        mbp_aabb b = box2((int32_t)(i % 3u), 0, (int32_t)(i % 3u) + 4, 4);
+        CHECK_ST(mbp_add_box(w, &b, i, &h[i]), MBP_OK);
+    }
+}
+
+TEST(a_full_event_buffer_is_counted_and_the_pairs_stay_exact)
+{
+    /* The largest cluster whose pairs fill at most half the pair set. When the configuration
+     * has fewer events than that (tests/cover/mbp_config_cov_small.h), the events overflow. */
+    uint32_t n = 2u;
+    while (n < MBP_MAX_BODIES && (n + 1u) * n / 2u <= MBP_MAX_PAIRS / 2u) {
+        n++;
+    }
+    const uint32_t pairs = n * (n - 1u) / 2u;
+    const uint32_t stored = pairs < MBP_MAX_EVENTS ? pairs : MBP_MAX_EVENTS;
+    const mbp_status expect = pairs > MBP_MAX_EVENTS ? MBP_E_EVENTS_FULL : MBP_OK;
+    mbp_body h[MBP_MAX_BODIES];
+    for (uint32_t kb = 0; kb < diff_backend_count; kb++) {
+        mbp_world *w = &test_w;
+        cw_init(w, diff_backends[kb], 0u);
+        cw_cluster(w, n, h);
+        CHECK_ST(mbp_update(w), expect);
+        const mbp_stats *st = mbp_get_stats(w);
+        CHECK_EQ(st->begun, stored);
+        CHECK_EQ(st->lost_events, pairs - stored);
+        CHECK_EQ(st->lost_pairs, 0);
+        CHECK_EQ(st->pairs, pairs);
+        bool found;
+        CHECK_EQ(cw_pairs(w, 0u, (uint16_t)(n - 1u), &found), pairs);
+        CHECK(found);
+        uint32_t nb;
+        const mbp_pair *e = mbp_begun(w, &nb);
+        for (uint32_t k = 1; k < nb; k++) { /* ascending, no duplicates */
+            CHECK(((uint32_t)e[k - 1u].a << 16 | e[k - 1u].b) < ((uint32_t)e[k].a << 16 | e[k].b));
+        }
+        /* Nothing changes: no events, exact again. */
+        CHECK_ST(mbp_update(w), MBP_OK);
+        CHECK_EQ(mbp_get_stats(w)->begun + mbp_get_stats(w)->ended, 0);
+        CHECK_EQ(mbp_get_stats(w)->lost_events, 0);
+        /* Every body removed: every pair ends, as many as fit. */
+        for (uint32_t i = 0; i < n; i++) {
+            CHECK_ST(mbp_remove(w, h[i]), MBP_OK);
+        }
+        CHECK_ST(mbp_update(w), expect);
+        CHECK_EQ(mbp_get_stats(w)->ended, stored);
+        CHECK_EQ(mbp_get_stats(w)->lost_events, pairs - stored);
+        CHECK_EQ(mbp_pair_count(w), 0);
+        if (mbp_test_failed()) {
+            test_puts(mbp_backend_name(diff_backends[kb]));
+            test_puts(": failed\n");
+            return;
+        }
+    }
+}
+
+TEST(a_pair_set_that_overflowed_empties_exactly_when_the_bodies_part)
+{
+    /* The smallest cluster with more pairs than the set holds. */
+    uint32_t n = 2u;
+    while (n * (n - 1u) / 2u <= MBP_MAX_PAIRS) {
+        n++;
+    }
+    if (n > MBP_MAX_BODIES) {
+        return; /* no configuration of the suite: every one has room for such a cluster */
+    }
+    const uint32_t pairs = n * (n - 1u) / 2u;
+    mbp_body h[MBP_MAX_BODIES];
+    for (uint32_t kb = 0; kb < diff_backend_count; kb++) {
+        mbp_world *w = &test_w;
+        cw_init(w, diff_backends[kb], 0u);
+        cw_cluster(w, n, h);
+        CHECK_ST(mbp_update(w), MBP_E_PAIRS_FULL);
+        const mbp_stats *st = mbp_get_stats(w);
+        CHECK(st->lost_pairs > 0u);
+        CHECK(st->pairs <= MBP_MAX_PAIRS);
+        CHECK(st->pairs + st->lost_pairs >= pairs);
+        /* Every body to its own place, far apart: no pair, and each stored pair ends. */
+        uint32_t before = st->pairs;
+        for (uint32_t i = 0; i < n; i++) {
+            mbp_aabb b = box2(3 * (int32_t)i, 40, 3 * (int32_t)i + 1, 41);
+            CHECK_ST(mbp_move_box(w, h[i], &b), MBP_OK);
+        }
+        mbp_status s = mbp_update(w);
+        CHECK(s == MBP_OK || s == MBP_E_EVENTS_FULL);
+        CHECK_EQ(mbp_pair_count(w), 0);
+        CHECK_EQ(mbp_get_stats(w)->lost_pairs, 0);
+        CHECK_EQ(mbp_get_stats(w)->ended + mbp_get_stats(w)->lost_events, before);
+        CHECK_ST(mbp_update(w), MBP_OK);
+        CHECK_EQ(mbp_get_stats(w)->ended + mbp_get_stats(w)->begun, 0);
+        if (mbp_test_failed()) {
+            test_puts(mbp_backend_name(diff_backends[kb]));
+            test_puts(": failed\n");
+            return;
+        }
+    }
+}
+
+TEST(no_handle_ever_has_generation_zero)
+{
+    /* Generations start at a value mixed from the world's id and address, and the one slot
+     * whose start would be 0 gets 1: look for an id that makes one of our slots that slot (by
+     * the formula of mbp_init; if it changes, the test still checks every handle). */
+    uint32_t zero_id = 0u, zero_slot = 0u;
+    bool seen = false;
+    for (uint32_t id = 0u; id < 65536u && !seen; id++) {
+        uint32_t salt = ((uint32_t)(uintptr_t)&test_w >> 3) * 2654435761u ^ id * 40503u;
+        for (uint32_t i = 0u; i < MBP_MAX_BODIES; i++) {
+            if ((uint16_t)((salt >> 16) + i * 0x9E37u) == 0u) {
+                zero_id = id;
+                zero_slot = i;
+                seen = true;
+                break;
+            }
+        }
+    }
+    CHECK(seen);
+    mbp_world *w = &test_w;
+    cw_init(w, MBP_BRUTE, (uint16_t)zero_id);
+    mbp_aabb b = box2(0, 0, 1, 1);
+    for (uint32_t i = 0u; i <= zero_slot; i++) {
+        mbp_body h;
+        CHECK_ST(mbp_add_box(w, &b, i, &h), MBP_OK);
+        CHECK_EQ(mbp_index(h), i);
+        CHECK(h.gen != 0u);
+        CHECK(mbp_valid(w, h));
+        mbp_body zero = {h.slot1, 0u};
+        CHECK(!mbp_valid(w, zero));
+    }
+    CHECK_EQ(mbp_body_count(w), zero_slot + 1u);
+}

@@ -1,6 +1,6 @@
 # mbp: micro broad phase. See README.md.
 #
-#   make test            host suite (4 configurations) and the five QEMU suites; ends with
+#   make test            host suite (6 configurations), checks and the five QEMU suites; ends with
 #                        "N passed, N failed"
 #   make test-host       host suite only
 #   make test-firmware   examples/firmware built with lib/mbp.mk and with CMake, run under QEMU

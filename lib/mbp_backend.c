@@ -104,14 +104,6 @@ mbp_status mbp__backend_add(mbp_world *w, uint16_t i)
 mbp_status mbp__backend_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
 {
     switch (w->params.backend) {
-#if MBP_WITH_SWEEP
-    case MBP_SWEEP:
-        return mbp__sweep_move(w, i, old);
-#endif
-#if MBP_WITH_SAP
-    case MBP_SAP:
-        return mbp__sap_move(w, i, old);
-#endif
 #if MBP_WITH_GRID
     case MBP_GRID:
         return mbp__grid_move(w, i, old);
@@ -123,10 +115,6 @@ mbp_status mbp__backend_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
 #if MBP_WITH_HGRID
     case MBP_HGRID:
         return mbp__hgrid_move(w, i, old);
-#endif
-#if MBP_WITH_TREE
-    case MBP_TREE:
-        return mbp__tree_move(w, i, old);
 #endif
     default:
         (void)i;

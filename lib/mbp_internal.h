@@ -25,7 +25,9 @@
  *   mbp__<b>_init(w)          world initialised, w->params set, bodies empty; MBP_OK or error
  *   mbp__<b>_add(w, i)        body i added, box in w->box[i]; may fail with MBP_E_NOROOM
  *   mbp__<b>_move(w, i, old)  body i's box changed from *old to w->box[i]; may fail with
- *                             MBP_E_NOROOM, and then the core puts the old box back
+ *                             MBP_E_NOROOM, and then the core puts the old box back. Only the
+ *                             backends mbp__backend_wants_moves() names have one; the others
+ *                             read w->dirty at the next update
  *   mbp__<b>_remove(w, i)     body i removed (w->box[i] still holds its last box)
  *   mbp__<b>_update(w)        one frame: report candidates as above; returns MBP_OK or
  *                             MBP_E_NOROOM; w->dirty[0..dirty_count) lists the bodies added or
@@ -177,7 +179,6 @@ void mbp__brute_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn,
 #if MBP_WITH_SWEEP
 mbp_status mbp__sweep_init(mbp_world *w);
 mbp_status mbp__sweep_add(mbp_world *w, uint16_t i);
-mbp_status mbp__sweep_move(mbp_world *w, uint16_t i, const mbp_aabb *old);
 void mbp__sweep_remove(mbp_world *w, uint16_t i);
 mbp_status mbp__sweep_update(mbp_world *w);
 void mbp__sweep_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx);
@@ -185,7 +186,6 @@ void mbp__sweep_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn,
 #if MBP_WITH_SAP
 mbp_status mbp__sap_init(mbp_world *w);
 mbp_status mbp__sap_add(mbp_world *w, uint16_t i);
-mbp_status mbp__sap_move(mbp_world *w, uint16_t i, const mbp_aabb *old);
 void mbp__sap_remove(mbp_world *w, uint16_t i);
 mbp_status mbp__sap_update(mbp_world *w);
 void mbp__sap_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx);
@@ -217,7 +217,6 @@ void mbp__hgrid_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn,
 #if MBP_WITH_TREE
 mbp_status mbp__tree_init(mbp_world *w);
 mbp_status mbp__tree_add(mbp_world *w, uint16_t i);
-mbp_status mbp__tree_move(mbp_world *w, uint16_t i, const mbp_aabb *old);
 void mbp__tree_remove(mbp_world *w, uint16_t i);
 mbp_status mbp__tree_update(mbp_world *w);
 void mbp__tree_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx);

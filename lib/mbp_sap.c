@@ -488,14 +488,6 @@ mbp_status mbp__sap_add(mbp_world *w, uint16_t i)
     return MBP_OK;
 }
 
-mbp_status mbp__sap_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
-{
-    (void)w;
-    (void)i;
-    (void)old;
-    return MBP_OK; /* the body is dirty: the next update sorts its endpoints */
-}
-
 void mbp__sap_remove(mbp_world *w, uint16_t i)
 {
     (void)i;

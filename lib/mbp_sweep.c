@@ -167,14 +167,6 @@ mbp_status mbp__sweep_add(mbp_world *w, uint16_t i)
     return MBP_OK;
 }
 
-mbp_status mbp__sweep_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
-{
-    (void)w;
-    (void)i;
-    (void)old;
-    return MBP_OK; /* the next update re-sorts */
-}
-
 void mbp__sweep_remove(mbp_world *w, uint16_t i)
 {
     (void)i;

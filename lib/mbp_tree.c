@@ -646,16 +646,6 @@ mbp_status mbp__tree_add(mbp_world *w, uint16_t i)
     return MBP_OK;
 }
 
-mbp_status mbp__tree_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
-{
-    /* Nothing to do: the update reads the displacement from ref (the min corner at the last
-     * update) and changes the tree. */
-    (void)w;
-    (void)i;
-    (void)old;
-    return MBP_OK;
-}
-
 void mbp__tree_remove(mbp_world *w, uint16_t i)
 {
     mbp_tree_state *t = &w->be.tree;

@@ -46,6 +46,23 @@
 /* Sphere bodies: 1 keeps them (DIM+1 scalars per body), 0 removes them and their RAM. */
 /* #define MBP_WITH_SPHERES 1 */
 
+/* ---- shapes beyond box and sphere (docs/shapes.md) ---- */
+
+/* Oriented boxes, k-DOPs (8-DOP in 2D, 14-DOP in 3D), capsules: 1 compiles each in (flash only;
+ * make bench-shapes prints how much). 0 removes its code and its share of the shape pool. */
+/* #define MBP_WITH_OBB 1 */
+/* #define MBP_WITH_KDOP 1 */
+/* #define MBP_WITH_CAPSULE 1 */
+
+/* Fast bodies (mbp_set_fast): their box covers their motion over each step. 0 removes them. */
+/* #define MBP_WITH_FAST 1 */
+
+/* Entries of the shape pool, 1..MBP_MAX_BODIES: one per oriented box, k-DOP, capsule or fast box
+ * body. Each costs the largest shape compiled in (2D: up to 36 bytes, 3D: up to 64), plus 2 bytes
+ * per body for its index; with the four options above all 0 there is no pool at all. A full pool
+ * makes mbp_add_shape, mbp_move_shape and mbp_set_fast return MBP_E_FULL. */
+/* #define MBP_MAX_SHAPES ((MBP_MAX_BODIES + 3) / 4) */
+
 /* ---- backends: 1 compiles one in; a world picks one at mbp_init() ---- */
 /* The world holds the state of the largest backend compiled in (a union), so compile in only
  * those you use. */
@@ -64,6 +81,11 @@
  * axis); bodies outside that box still pair exactly, the exact test trims the extra candidates. */
 /* #define MBP_SAP_QUANTIZED 0 */
 
+/* Grid, hash, hgrid keep the pairs of bodies sharing a cell ('candidates') in the pair set, so
+ * that a body moving within its cells costs nothing in an update: about 2 per body with cells
+ * twice the boxes' size, 3 to 4 times the overlapping pairs. Without room for them (3/4 of
+ * MBP_MAX_PAIRS), or when they would cost more, frames run full: exact, slower. */
+
 /* Grid: the most cells of the world box (mbp_params.grid_cells multiplied), 2 bytes each. */
 /* #define MBP_GRID_MAX_CELLS (8 * MBP_MAX_BODIES) */
 
@@ -72,7 +94,8 @@
 /* #define MBP_GRID_MAX_ENTRIES (4 * MBP_MAX_BODIES) */
 
 /* Grid, hash, hgrid: a body covering more cells than this is kept on a list of large bodies,
- * tested against every body each frame, instead of filling the cells (1..1024). */
+ * checked against every body when it changes cells (or each full frame), instead of filling the
+ * cells (1..1024). */
 /* #define MBP_GRID_MAX_CELLS_PER_BODY 16 */
 
 /* Hash, hgrid: buckets, a power of two, 2 bytes each (default: at least 4 per body). */

@@ -35,7 +35,8 @@ typedef enum mbp_status {
     MBP_OK = 0,
     MBP_E_BADBOX,      /* NaN or infinite coordinate, min > max, negative radius or margin */
     MBP_E_RANGE,       /* a coordinate outside [-MBP_RANGE, MBP_RANGE] */
-    MBP_E_FULL,        /* every body slot is taken (removed slots free up at the next update) */
+    MBP_E_FULL,        /* every body slot is taken (removed slots free up at the next update),
+                        * or every entry of the shape pool (MBP_MAX_SHAPES) */
     MBP_E_STALE,       /* null handle, removed body, or a handle from another world */
     MBP_E_PAIRS_FULL,  /* mbp_update(): the pair set overflowed this frame; see mbp_stats */
     MBP_E_EVENTS_FULL, /* mbp_update(): the event buffer overflowed this frame; see mbp_stats */
@@ -347,8 +348,8 @@ mbp_status mbp_query_box(const mbp_world *w, const mbp_aabb *box, uint16_t mask,
 mbp_status mbp_query_point(const mbp_world *w, const mbp_scalar p[MBP_DIM], uint16_t mask,
                            uint16_t *out, uint32_t cap, uint32_t *count);
 
-/* Bodies whose box the segment p0->p1 touches (for sphere bodies: the sphere's box; the exact
- * sphere test is yours), in order of entry fraction t, then index. As mbp_query_box(). */
+/* Bodies whose box the segment p0->p1 touches (for sphere and shape bodies: their box; the exact
+ * test is yours), in order of entry fraction t, then index. As mbp_query_box(). */
 mbp_status mbp_raycast(const mbp_world *w, const mbp_scalar p0[MBP_DIM],
                        const mbp_scalar p1[MBP_DIM], uint16_t mask, mbp_hit *out, uint32_t cap,
                        uint32_t *count);
@@ -399,8 +400,9 @@ mbp_status mbp_kdop_from_points(const mbp_scalar (*p)[MBP_DIM], uint32_t n, mbp_
 
 /* Adds a body of any shape (a box or a sphere as mbp_add_box() and mbp_add_sphere()). Its box for
  * the broad phase is mbp_shape_aabb(); pairs are reported only where the shapes overlap (unless
- * params.aabb_only). A k-DOP is stored tightened. Returns as mbp_add_box(), and MBP_E_FULL also
- * when an oriented box, k-DOP or capsule finds the shape pool (MBP_MAX_SHAPES) full. */
+ * params.aabb_only). A k-DOP is stored tightened. Returns as mbp_add_box() (and
+ * mbp_shape_check()), and MBP_E_FULL also when an oriented box, k-DOP or capsule finds the shape
+ * pool (MBP_MAX_SHAPES) full. */
 mbp_status mbp_add_shape(mbp_world *w, const mbp_shape *s, uint32_t user, mbp_body *out);
 
 /* Sets a body's volume to this shape, of any kind. As mbp_move_box(), and MBP_E_FULL when the
@@ -413,8 +415,9 @@ mbp_status mbp_move_shape(mbp_world *w, mbp_body h, const mbp_shape *s);
  * pair with a fast body means "may have touched during the step": the other body's shape is
  * tested against the fast body's bound (a box). Move a fast body every step, even where it
  * stands: a step without a move keeps the last bound. Turning it off makes its box its volume's
- * again. MBP_OK, MBP_E_STALE, MBP_E_FULL (a fast box body keeps its own box in the shape pool),
- * MBP_E_NOROOM (turning off, backend storage full). Needs MBP_WITH_FAST. */
+ * again; both ways count as a move (its pairs are tested again at the next update). MBP_OK,
+ * MBP_E_STALE, MBP_E_FULL (a fast box body keeps its own box in the shape pool), MBP_E_NOROOM
+ * (backend storage full; nothing changes). Needs MBP_WITH_FAST. */
 mbp_status mbp_set_fast(mbp_world *w, mbp_body h, bool fast);
 
 /* Space-time bound of a box moving with velocity v (units per time unit) for dt >= 0 time units,

@@ -67,9 +67,6 @@ static void perpendicular(const mbp_scalar *p, const mbp_scalar *q, const mbp__w
 }
 #endif
 
-#endif /* MBP_WITH_CAPSULE */
-
-#if MBP_WITH_CAPSULE
 bool mbp__seg_seg(const mbp__prep *a, const mbp__prep *b)
 {
     const mbp_scalar *pa[2] = {a->u.s.a, a->u.s.b}, *pb[2] = {b->u.s.a, b->u.s.b};

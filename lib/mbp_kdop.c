@@ -241,7 +241,7 @@ void mbp__prep_kdop(mbp__prep *p, const mbp_kdop *k)
     p->r = 0;
     mbp__kprep *q = &p->u.k;
 #if MBP_DIM == 2
-    tighten2(k, q->lo, q->hi);
+    tighten2(k, q->lo, q->hi); /* doubled */
 #if MBP_SCALAR == MBP_FLOAT
     for (int j = 0; j < KA; j++) {
         q->lo[j] *= 0.5f;
@@ -260,19 +260,46 @@ void mbp__prep_kdop(mbp__prep *p, const mbp_kdop *k)
 }
 
 #if MBP_DIM == 2
-/* The 8 vertices of the tight 8-DOP, counter-clockwise from the +x edge (fixed point: doubled
- * coordinates, from the doubled bounds). Consecutive bounds cross at a vertex. */
-static void vertices(const mbp__kprep *q, mbp__w v[8][2])
+/* Vertex i (0..7) of the tight 8-DOP, counter-clockwise from the +x edge (fixed point: doubled
+ * coordinates, from the doubled bounds): where consecutive bounds cross. One at a time, so that
+ * no array of them sits on the stack. */
+static void vertex(const mbp__kprep *q, int i, mbp__w v[2])
 {
     const mbp__w *L = q->lo, *H = q->hi;
-    v[0][0] = H[0];          v[0][1] = H[2] - H[0]; /* x = max, x+y = max */
-    v[1][0] = H[2] - H[1];   v[1][1] = H[1];        /* x+y = max, y = max */
-    v[2][0] = L[3] + H[1];   v[2][1] = H[1];        /* y = max, x-y = min */
-    v[3][0] = L[0];          v[3][1] = L[0] - L[3]; /* x-y = min, x = min */
-    v[4][0] = L[0];          v[4][1] = L[2] - L[0]; /* x = min, x+y = min */
-    v[5][0] = L[2] - L[1];   v[5][1] = L[1];        /* x+y = min, y = min */
-    v[6][0] = H[3] + L[1];   v[6][1] = L[1];        /* y = min, x-y = max */
-    v[7][0] = H[0];          v[7][1] = H[0] - H[3]; /* x-y = max, x = max */
+    switch (i) {
+    case 0: /* x = max, x+y = max */
+        v[0] = H[0];
+        v[1] = H[2] - H[0];
+        break;
+    case 1: /* x+y = max, y = max */
+        v[0] = H[2] - H[1];
+        v[1] = H[1];
+        break;
+    case 2: /* y = max, x-y = min */
+        v[0] = L[3] + H[1];
+        v[1] = H[1];
+        break;
+    case 3: /* x-y = min, x = min */
+        v[0] = L[0];
+        v[1] = L[0] - L[3];
+        break;
+    case 4: /* x = min, x+y = min */
+        v[0] = L[0];
+        v[1] = L[2] - L[0];
+        break;
+    case 5: /* x+y = min, y = min */
+        v[0] = L[2] - L[1];
+        v[1] = L[1];
+        break;
+    case 6: /* y = min, x-y = max */
+        v[0] = H[3] + L[1];
+        v[1] = L[1];
+        break;
+    default: /* x-y = max, x = max */
+        v[0] = H[0];
+        v[1] = H[0] - H[3];
+        break;
+    }
 }
 #endif
 
@@ -280,15 +307,15 @@ void mbp__kdop_span(const mbp__kprep *q, const mbp__axis *L, const mbp_scalar *o
                     mbp__w *hi)
 {
 #if MBP_DIM == 2
-    mbp__w v[8][2];
-    vertices(q, v);
     mbp__w a = 0, b = 0;
     for (int i = 0; i < 8; i++) {
+        mbp__w v[2];
+        vertex(q, i, v);
 #if MBP_SCALAR == MBP_FIXED
         /* doubled: |2v - 2o| <= 2^32, times |L| <= 2^28 */
-        mbp__w p = (v[i][0] - 2 * (int64_t)o[0]) * L->v[0] + (v[i][1] - 2 * (int64_t)o[1]) * L->v[1];
+        mbp__w p = (v[0] - 2 * (int64_t)o[0]) * L->v[0] + (v[1] - 2 * (int64_t)o[1]) * L->v[1];
 #else
-        mbp__w p = (v[i][0] - o[0]) * L->v[0] + (v[i][1] - o[1]) * L->v[1];
+        mbp__w p = (v[0] - o[0]) * L->v[0] + (v[1] - o[1]) * L->v[1];
 #endif
         a = (i == 0 || p < a) ? p : a;
         b = (i == 0 || p > b) ? p : b;
@@ -409,20 +436,19 @@ bool mbp__kdop_vs(const mbp__prep *kp, const mbp__prep *x)
             return false;
         }
     }
-    mbp__w vx[8][2];
-    vertices(q, vx);
     for (int e = 0; e < (seg ? 2 : 1); e++) { /* each end point to its nearest vertex */
         const mbp_scalar *p = e == 0 ? a : b;
         mbp__w best = 0;
         for (int i = 0; i < 8; i++) {
-            mbp__w dd[2], n2 = 0;
+            mbp__w dd[2], vx[2], n2 = 0;
+            vertex(q, i, vx);
             for (int k = 0; k < 2; k++) {
 #if MBP_SCALAR == MBP_FIXED
-                dd[k] = 2 * (int64_t)p[k] - vx[i][k]; /* doubled, |.| <= 2^32 */
-                mbp__w c = dd[k] / 4;                 /* coarse, only to choose */
+                dd[k] = 2 * (int64_t)p[k] - vx[k]; /* doubled, |.| <= 2^32 */
+                mbp__w c = dd[k] / 4;              /* coarse, only to choose */
                 n2 += c * c;
 #else
-                dd[k] = p[k] - vx[i][k];
+                dd[k] = p[k] - vx[k];
                 n2 += dd[k] * dd[k];
 #endif
             }

@@ -43,13 +43,17 @@ static int64_t with_sign(uint64_t m, bool neg)
     return neg ? -(int64_t)m : (int64_t)m;
 }
 
+/* The number of bits of m (0 for 0), by halving: 6 steps. */
 static int bitlen(uint64_t m)
 {
     int b = 0;
-    while (b < 64 && (m >> b) != 0u) {
-        b++;
+    for (int s = 32; s > 0; s >>= 1) {
+        if ((m >> s) != 0u) {
+            m >>= s;
+            b += s;
+        }
     }
-    return b;
+    return b + (m != 0u ? 1 : 0);
 }
 
 /* v * 2^-s rounded to nearest (s >= 1), without shifting negative numbers. */
@@ -59,8 +63,9 @@ static int64_t shr_round(int64_t v, int s)
     return with_sign(m, v < 0);
 }
 
-/* floor (up = false) or ceil (up = true) of x * n / 2^30, exactly, for |x| < 2^32 and
- * |n| < 2^62: n is split into its high and low 30 bits so that no product exceeds 2^62. */
+#if MBP_DIM == 3 && MBP_WITH_CAPSULE
+/* floor (up = false) or ceil (up = true) of x * n / 2^30, exactly, for |x| <= 2^31 and
+ * |n| <= 2^61: n is split into its high and low 30 bits so that no product exceeds 2^62. */
 static int64_t mul30(int64_t x, int64_t n, bool up)
 {
     uint64_t ux = mag(x), un = mag(n);
@@ -73,6 +78,7 @@ static int64_t mul30(int64_t x, int64_t n, bool up)
     }
     return (int64_t)q + ((up && rem) ? 1 : 0);
 }
+#endif
 
 /* ceil(sqrt(n)) for n < 2^60. */
 static uint64_t isqrt_ceil(uint64_t n)
@@ -320,12 +326,27 @@ static void frame_span(const mbp__frame *f, const mbp__axis *L, const mbp_scalar
                 n += (mbp__w)f->u[i][k] * (mbp__w)L->v[k];
             }
         }
+#if MBP_SCALAR == MBP_FIXED
+        /* t (u_i.L) for t in [lo, hi], with u_i.L = n / 2^30 in [nl, nh] (n rounded both ways):
+         * the least and largest of the four corner products hold the true range. Each product
+         * is a 32 x 32 bit one, below 2^31 * 2^29.6. */
+        uint64_t m = mag(n);
+        int64_t q = (int64_t)(m >> 30), r = (m & 0x3FFFFFFFu) != 0u ? 1 : 0;
+        int64_t nl = n >= 0 ? q : -q - r, nh = n >= 0 ? q + r : -q;
+        int64_t p0 = (int64_t)f->lo[i] * nl, p1 = (int64_t)f->hi[i] * nl;
+        int64_t emin = p0 < p1 ? p0 : p1, emax = p0 < p1 ? p1 : p0;
+        if (nh != nl) {
+            int64_t p2 = (int64_t)f->lo[i] * nh, p3 = (int64_t)f->hi[i] * nh;
+            emin = p2 < emin ? p2 : emin;
+            emin = p3 < emin ? p3 : emin;
+            emax = p2 > emax ? p2 : emax;
+            emax = p3 > emax ? p3 : emax;
+        }
+        a += emin;
+        b += emax;
+#else
         mbp_scalar tlo = n >= 0 ? f->lo[i] : f->hi[i]; /* the end that gives the least */
         mbp_scalar thi = n >= 0 ? f->hi[i] : f->lo[i];
-#if MBP_SCALAR == MBP_FIXED
-        a += mul30(tlo, n, false);
-        b += mul30(thi, n, true);
-#else
         a += tlo * n;
         b += thi * n;
 #endif

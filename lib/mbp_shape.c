@@ -227,8 +227,25 @@ bool mbp_shape_overlap(const mbp_shape *a, const mbp_shape *b)
 
 /* ---- shape bodies ---- */
 
-/* The stored form of a valid shape: a k-DOP tightened. */
-static void stored_form(const mbp_shape *s, mbp_shape *t)
+/* The box of a shape in its stored form: a stored k-DOP is tight (mbp_kdop_tighten), so its box
+ * is its first MBP_DIM bounds, which saves tightening it again (most of a 3D k-DOP's box). */
+static void stored_aabb(uint8_t kind, const void *p, mbp_aabb *out)
+{
+#if MBP_WITH_KDOP
+    if (kind == MBP_SHAPE_KDOP) {
+        const mbp_kdop *k = (const mbp_kdop *)p;
+        for (int c = 0; c < MBP_DIM; c++) {
+            out->min[c] = k->min[c];
+            out->max[c] = k->max[c];
+        }
+        return;
+    }
+#endif
+    kind_aabb(kind, p, out);
+}
+
+/* The stored form of a valid shape, a k-DOP tightened, and its box. */
+static void stored_form(const mbp_shape *s, mbp_shape *t, mbp_aabb *box)
 {
     *t = *s;
 #if MBP_WITH_KDOP
@@ -236,6 +253,7 @@ static void stored_form(const mbp_shape *s, mbp_shape *t)
         (void)mbp_kdop_tighten(&t->u.kdop);
     }
 #endif
+    stored_aabb(t->kind, &t->u, box);
 }
 
 mbp_status mbp_add_shape(mbp_world *w, const mbp_shape *s, uint32_t user, mbp_body *out)
@@ -257,8 +275,7 @@ mbp_status mbp_add_shape(mbp_world *w, const mbp_shape *s, uint32_t user, mbp_bo
     }
     mbp_shape t;
     mbp_aabb box;
-    stored_form(s, &t);
-    mbp_shape_aabb(&t, &box);
+    stored_form(s, &t, &box);
     return mbp__add_body(w, &box, NULL, &t, user, out);
 }
 
@@ -281,8 +298,7 @@ mbp_status mbp_move_shape(mbp_world *w, mbp_body h, const mbp_shape *s)
     }
     mbp_shape t;
     mbp_aabb box;
-    stored_form(s, &t);
-    mbp_shape_aabb(&t, &box);
+    stored_form(s, &t, &box);
     return mbp__move_body(w, h, &box, NULL, &t);
 }
 
@@ -361,7 +377,7 @@ mbp_status mbp__pool_prepare(const mbp_world *w, uint16_t i, const mbp_aabb *box
     } else {
         const void *p;
         uint8_t k = own_volume(w, i, &p);
-        kind_aabb(k, p, &start);
+        stored_aabb(k, p, &start);
     }
     mbp_aabb_union(&start, box, bound);
     return MBP_OK;
@@ -484,7 +500,7 @@ mbp_status mbp_set_fast(mbp_world *w, mbp_body h, bool fast)
         break;
     }
     mbp_aabb box;
-    kind_aabb(t.kind, &t.u, &box);
+    stored_aabb(t.kind, &t.u, &box);
     w->flags[i] = (uint8_t)(fast ? (f | MBP__FAST) : (f & ~MBP__FAST));
     mbp_status st;
     if (t.kind == MBP_SHAPE_BOX) {

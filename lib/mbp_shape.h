@@ -21,22 +21,26 @@
  *
  * Fixed point: the ranges (see mbp_scalar.h for the coordinates)
  * --------------------------------------------------------------
- * Coordinates are within +-(2^30 - 1), so a difference of two fits int32 (|d| <= 2^31 - 2).
- * Rotation entries are Q30 with |u| <= 2^30 (1 + 2^-10) (checked at the door).
- *   - An axis is an int32 vector whose largest component is in [2^27, 2^28] (mbp__axis_set()
+ * Coordinates are within +-(2^30 - 1), so a difference of two fits int32 (|d| <= 2^31 - 2), and
+ * so do extents (h <= 2^30 - 1, a box's width max - min <= 2^31 - 2). Rotation entries are Q30,
+ * |u| <= 2^30 (1 + 2^-10) (checked at the door).
+ *   - An axis L is an int32 vector whose largest component is in [2^27, 2^28] (mbp__axis_set()
  *     scales any int64 vector there), so |L| < 2^28 sqrt(3) < 2^29.
- *   - (p - o).L: three products below 2^31 * 2^28: |.| < 3 * 2^59.
- *   - An oriented box's u_i.L (scaled by 2^30): three products below 2^30 (1 + 2^-10) * 2^28, so
- *     |num| < 2^59.6; an extent times it, h num / 2^30 with |h| < 2^31, is computed exactly as
- *     int64 parts (mbp__mul30()) and rounded outwards: each term below 2^60.6 / 2^... (|h u.L|
- *     <= 2^31 * 2^29 / ... ); a whole projection stays below 2^62.
- *   - The radius term: r |L| with |L| rounded up by an integer square root: below 2^31 * 2^29.
- *   - Local coordinates in a frame, scaled by 2^30: sum of three products below 2^30 (1+2^-10)
- *     * 2^31: |t| < 1.51 * 2^62. Cross products take inputs first scaled down to 2^30
- *     (mbp__wnorm()), so each component is below 2^61.
+ *   - A point's projection (p - o).L: three products below 2^31 * 2^28: |.| < 3 * 2^59.
+ *   - A frame's extent along L: u_i.L = n / 2^30 with n exact in int64 (|n| < 2^59.6), rounded
+ *     down and up to int32 nl <= nh; the least and largest of t * nl, t * nh for t in
+ *     {lo_i, hi_i} hold the true range of t u_i.L (32 x 32 bit products, each below 2^60.6; an
+ *     oriented box's three below 2^61.2 together, a box's below 2^59.6). So a whole projection
+ *     stays below 2^62, and the rounding widens it by under 2^-28 raw units per raw unit of
+ *     extent.
+ *   - The radius term r |L|, with |L| an integer square root rounded up: below 2^31 * 2^29.
+ *     A separation test compares lo_b > hi_a + r |L|: below 2^62.1 on both sides.
+ *   - Local coordinates in a frame (axis construction only), scaled by 2^30: three products below
+ *     2^30 (1 + 2^-10) * 2^31, so |t| < 1.51 * 2^62. Cross products take inputs scaled down to
+ *     |.| <= 2^30 first (mbp__wnorm()), so each component is below 2^61.
  * The only rounding is in the axes themselves (a direction off by about 2^-27) and the outward
- * rounding of projections (under one raw unit each); neither can hide an overlap. What they can
- * do is report shapes that are apart by less than about 2^-26 of their size plus a few raw units.
+ * rounding of projections; neither can hide an overlap. What they can do is report shapes apart
+ * by less than about 2^-26 of their size plus a few raw units as touching.
  *
  * Float: the same code without scaling; projections use differences from o (small where it
  * matters), axes are scaled to a largest component of 1, and the radius test compares squares
@@ -142,8 +146,8 @@ bool mbp__seg_seg(const mbp__prep *a, const mbp__prep *b);       /* mbp_capsule.
 
 /* ---- mbp_kdop.c ---- */
 #if MBP_WITH_KDOP
-/* p = k ready for projections; k is tightened first in 2D (exact, cheap), taken as given in 3D
- * (the world stores 3D k-DOPs tightened). */
+/* p = k ready for projections: in 2D tightened first (exact, and the vertices need it), in 3D
+ * taken as given (the tests are sound with any bounds; the world stores k-DOPs tightened). */
 void mbp__prep_kdop(mbp__prep *p, const mbp_kdop *k);
 void mbp__kdop_span(const mbp__kprep *k, const mbp__axis *L, const mbp_scalar *o, mbp__w *lo,
                     mbp__w *hi);

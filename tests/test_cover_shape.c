@@ -40,8 +40,12 @@ TEST(shape_checks_tell_bad_numbers_from_values_out_of_range_for_every_kind)
         pt(s.u.capsule.b, 2, 0);
         s.u.capsule.r = MBP_ONE;
         CHECK_ST(mbp_shape_check(&s), MBP_OK);
-        mbp_scalar *v = k < MBP_DIM ? &s.u.capsule.a[k]
-                                    : (k < 2 * MBP_DIM ? &s.u.capsule.b[k - MBP_DIM] : &s.u.capsule.r);
+        mbp_scalar *v = &s.u.capsule.r;
+        if (k < MBP_DIM) {
+            v = &s.u.capsule.a[k];
+        } else if (k < 2 * MBP_DIM) {
+            v = &s.u.capsule.b[k - MBP_DIM];
+        }
         *v = CSH_OUT;
         CHECK_ST(mbp_shape_check(&s), MBP_E_RANGE);
 #if MBP_SCALAR == MBP_FLOAT
@@ -109,7 +113,8 @@ TEST(shape_checks_tell_bad_numbers_from_values_out_of_range_for_every_kind)
                 }
             }
 #if MBP_SCALAR == MBP_FIXED
-            s.u.obb.rot[i][i] = sign == 0 ? MBP_UNIT_ONE + (MBP_UNIT_ONE >> 9) : -MBP_UNIT_ONE - (MBP_UNIT_ONE >> 9);
+            const mbp_unit over = MBP_UNIT_ONE + (MBP_UNIT_ONE >> 9); /* 1 + 2^-9 */
+            s.u.obb.rot[i][i] = sign == 0 ? over : -over;
 #else
             s.u.obb.rot[i][i] = sign == 0 ? 1.01f : -1.01f;
 #endif

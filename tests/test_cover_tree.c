@@ -108,10 +108,10 @@ TEST(the_tree_check_catches_damage_to_the_root_links_and_leaves)
     t = ct_copy();
     /* A parent that is not the leaf's: the root, or (when the root is its parent) the root's
      * other child, which is inner (heights 2 and 1). */
-    {
-        uint16_t other = p != r ? r
-                                : (t->node[r].child1 == leaf ? t->node[r].child2 : t->node[r].child1);
-        t->node[leaf].parent = other;
+    if (p != r) {
+        t->node[leaf].parent = r;
+    } else {
+        t->node[leaf].parent = t->node[r].child1 == leaf ? t->node[r].child2 : t->node[r].child1;
     }
     ct_damaged("parent that does not list the child");
     t = ct_copy();
@@ -174,6 +174,12 @@ TEST(the_tree_check_catches_damage_to_inner_nodes_boxes_and_balance)
     t = ct_copy();
     t->node[c2].box.min[MBP_DIM - 1] = t->node[r].box.min[MBP_DIM - 1] - MBP_ONE;
     ct_damaged("child2 box outside its parent's");
+    t = ct_copy();
+    t->node[c1].box.min[MBP_DIM - 1] = t->node[r].box.min[MBP_DIM - 1] - MBP_ONE;
+    ct_damaged("child1 box below its parent's");
+    t = ct_copy();
+    t->node[c2].box.max[0] = t->node[r].box.max[0] + MBP_ONE;
+    ct_damaged("child2 box above its parent's");
 
     /* Damage at a height-1 node I whose children are leaves, so that no other node's check
      * sees it first: a child index past the nodes or a child freed (the leaf left out of the

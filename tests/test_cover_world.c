@@ -1,9 +1,9 @@
 /* test_cover_world.c: paths of the world's core (lib/mbp_world.c) that the other test files do
  * not take, found with `make coverage` (docs/coverage.md lists what stays unreached and why):
- * every call with every kind of bad handle, index lookups past the world, bad query points and
- * segments, bodies removed before any update, a full event buffer, a pair set that overflows and
- * then empties, and generations that would start at zero. Small worlds: these run on the 16 KB
- * micro:bit too, in test_w and test_w2. */
+ * every call that takes a handle, with every kind of bad handle; index lookups past the world;
+ * bad query points and segments; bodies removed before any update; a full event buffer; a pair
+ * set that overflows and then empties; generations that would start at zero. Small worlds: these
+ * run on the 16 KB micro:bit too, in test_w and test_w2. */
 #include "diff.h"
 #include "test_util.h"
 
@@ -63,6 +63,18 @@ TEST(every_call_refuses_every_kind_of_bad_handle_and_changes_nothing)
 #if MBP_WITH_SPHERES
             mbp_sphere s = sph(50, 50, 1);
             CHECK_ST(mbp_move_sphere(w, bad[k], &s), MBP_E_STALE);
+#endif
+#if MBP_WITH_CAPSULE
+            mbp_shape cap;
+            cap.kind = MBP_SHAPE_CAPSULE;
+            pt(cap.u.capsule.a, 50, 50);
+            pt(cap.u.capsule.b, 51, 50);
+            cap.u.capsule.r = MBP_ONE;
+            CHECK_ST(mbp_move_shape(w, bad[k], &cap), MBP_E_STALE);
+#endif
+#if MBP_WITH_FAST
+            CHECK_ST(mbp_set_fast(w, bad[k], true), MBP_E_STALE);
+            CHECK_ST(mbp_set_fast(w, bad[k], false), MBP_E_STALE);
 #endif
             CHECK_ST(mbp_set_filter(w, bad[k], 0u, 0u), MBP_E_STALE);
             CHECK_ST(mbp_remove(w, bad[k]), MBP_E_STALE);

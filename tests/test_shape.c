@@ -14,6 +14,7 @@ static bool ov(const mbp_shape *a, const mbp_shape *b)
     return r;
 }
 
+#if MBP__SHAPES
 /* d raw units (float: d * 2^-16, well above its rounding at these sizes) */
 static mbp_scalar raw(int32_t d)
 {
@@ -76,6 +77,7 @@ static void touch_then_apart_at(const mbp_shape *a, mbp_shape b, int line)
     CHECK(!ov(a, &b));
 }
 #define touch_then_apart(a, b) touch_then_apart_at((a), (b), __LINE__)
+#endif
 
 TEST(bad_shapes_are_refused_with_the_right_status)
 {
@@ -153,6 +155,7 @@ TEST(bad_shapes_are_refused_with_the_right_status)
 TEST(shape_boxes_are_exact_for_quarter_turns_and_degenerate_shapes)
 {
     mbp_aabb b;
+    (void)b;
 #if MBP_WITH_OBB
     mbp_shape s = obb_s(16, 8, 12, 4, 1); /* turned a quarter: x half extent 4, y 12 */
     mbp_shape_aabb(&s, &b);
@@ -233,7 +236,9 @@ TEST(touching_shapes_overlap_and_shapes_a_hair_apart_do_not)
     if (MBP_DIM == 2) {
         touch_then_apart(&d, box_s(12, 4, 24, 12));        /* on the face x + y = 16 */
         touch_then_apart(&d, sphere_s(20, 3, 5));          /* from the vertex: 4, 3 */
+#if MBP_WITH_CAPSULE
         touch_then_apart(&d, capsule_s(20, 3, 40, 3, 5)); /* the same from a capsule's end */
+#endif
         touch_then_apart(&d, diamond_s(32, 0, 16));        /* vertex to vertex */
         touch_then_apart(&d, diamond_s(24, 8, 16));        /* face to face */
 #if MBP_WITH_OBB
@@ -265,6 +270,7 @@ TEST(degenerate_shapes_agree_with_their_simpler_twins)
 #if MBP_DIM == 3
         s.u.sphere.c[2] = e8(gen_int(&rng, -48, 48));
 #endif
+        (void)s;
 #if MBP_WITH_CAPSULE
         mbp_shape c; /* a zero-length capsule is that sphere */
         c.kind = MBP_SHAPE_CAPSULE;
@@ -333,12 +339,13 @@ TEST(points_next_to_a_boundary_are_on_the_right_side)
     static ref_shape r;
     uint32_t rng = 12345u;
     int32_t c0[3] = {0, 0, 0};
-    uint32_t inside = 0, outside = 0;
+    uint32_t inside = 0, outside = 0, tried = 0;
     for (uint32_t i = 0; i < MANY(300u) && !mbp_test_failed(); i++) {
         int kind = 2 + (int)test_below(&rng, 4u);
         if (!gen_kind_on(kind)) {
             continue;
         }
+        tried++;
         mbp_shape s;
         gen_shape(&rng, kind, c0, &s);
         ref_from(&s, &r);
@@ -396,7 +403,7 @@ TEST(points_next_to_a_boundary_are_on_the_right_side)
             }
         }
     }
-    CHECK(inside > MANY(200u) && outside > MANY(200u));
+    CHECK(inside > tried / 3u && outside > tried / 3u);
 }
 
 /* Shapes as large and as far out as the range allows: random pairs against the reference, with
@@ -448,12 +455,13 @@ TEST(shapes_at_the_edges_of_the_range_give_the_same_answers)
 #else
     const double tol = (double)f * 1073741824.0 / 8192;
 #endif
-    uint32_t decided = 0;
+    uint32_t decided = 0, tried = 0;
     for (uint32_t i = 0; i < MANY(400u) && !mbp_test_failed(); i++) {
         int ka = 1 + (int)test_below(&rng, 5u), kb = 1 + (int)test_below(&rng, 5u);
         if (!gen_kind_on(ka) || !gen_kind_on(kb)) {
             continue;
         }
+        tried++;
         mbp_shape a, b;
         int32_t c0[3] = {0, 0, 0}, c1[3];
         for (int k = 0; k < 3; k++) {
@@ -478,7 +486,7 @@ TEST(shapes_at_the_edges_of_the_range_give_the_same_answers)
             decided++;
         }
     }
-    CHECK(decided * 2u > MANY(400u));
+    CHECK(decided * 2u > tried);
     /* Pressed against the corners: huge shapes whose boxes are clamped. */
 #if MBP_WITH_OBB
     mbp_shape o = obb_s(0, 0, 0, 0, 0), s = sphere_s(0, 0, 0);

@@ -140,7 +140,8 @@ static void sd_step(uint32_t *rng)
                 mbp_shape_aabb(&b->s, &now);
                 mbp_aabb_union(&before, &now, &b->bound);
             }
-        } else if (r == 4u && MBP_WITH_FAST) {
+#if MBP_WITH_FAST
+        } else if (r == 4u) {
             pool_count();
             bool on = !b->fast;
             if (on && b->s.kind == MBP_SHAPE_BOX && g_shapes >= MBP_MAX_SHAPES) {
@@ -152,6 +153,7 @@ static void sd_step(uint32_t *rng)
                     mbp_shape_aabb(&b->s, &b->bound);
                 }
             }
+#endif
         } else if (r == 5u) {
             b->mask = (uint16_t)(test_rand(rng) | 1u);
             b->cat = (uint16_t)(1u << test_below(rng, 3u));

@@ -120,6 +120,7 @@ static inline void gen_shape(uint32_t *rng, int kind, const int32_t *centre, mbp
         }
         gen_rotation(rng, s->u.obb.rot);
         break;
+#if MBP_WITH_KDOP
     case MBP_SHAPE_KDOP:
         for (;;) {
             if (test_below(rng, 2u) == 0u) { /* the k-DOP of a few points */
@@ -161,6 +162,7 @@ static inline void gen_shape(uint32_t *rng, int kind, const int32_t *centre, mbp
             }
         }
         break;
+#endif
     default:
         for (int k = 0; k < MBP_DIM; k++) {
             s->u.capsule.a[k] = gen_q(c[k]);

@@ -136,6 +136,7 @@ TEST(sweep_motion_saturates_at_the_edges_of_the_range)
  * to x = +4 in one step. */
 TEST(a_fast_bullet_pairs_with_a_thin_wall_it_crosses_within_one_step)
 {
+#if MBP_WITH_FAST
     if (!MBP_WITH_SPHERES) {
         return;
     }
@@ -176,10 +177,12 @@ TEST(a_fast_bullet_pairs_with_a_thin_wall_it_crosses_within_one_step)
             CHECK_EQ(mbp_pair_count(&test_w), 0);
         }
     }
+#endif
 }
 
 TEST(a_fast_body_bound_covers_every_move_of_the_step_and_then_shrinks)
 {
+#if MBP_WITH_FAST
     mbp_params p;
     mbp_params_default(&p);
     CHECK_ST(mbp_init(&test_w, &p), MBP_OK);
@@ -211,12 +214,14 @@ TEST(a_fast_body_bound_covers_every_move_of_the_step_and_then_shrinks)
     mbp_body stale = h;
     CHECK_ST(mbp_remove(&test_w, h), MBP_OK);
     CHECK_ST(mbp_set_fast(&test_w, stale, true), MBP_E_STALE);
+#endif
 }
 
 /* Pairs with a fast body test the other body's shape against the bound: a sphere beside the
  * bound's corner does not pair, a sphere inside it does. */
 TEST(a_fast_body_pairs_where_the_other_shape_meets_its_bound)
 {
+#if MBP_WITH_FAST
     if (!MBP_WITH_SPHERES) {
         return;
     }
@@ -239,10 +244,12 @@ TEST(a_fast_body_pairs_where_the_other_shape_meets_its_bound)
     const mbp_pair *e = mbp_begun(&test_w, &nb);
     CHECK_EQ(nb, 1);
     CHECK(nb == 1u && e[0].a == mbp_index(f) && e[0].b == mbp_index(in));
+#endif
 }
 
 TEST(fast_box_bodies_take_a_pool_entry_and_fast_spheres_do_not)
 {
+#if MBP_WITH_FAST
     if (!MBP_WITH_CAPSULE || !MBP_WITH_SPHERES) {
         return;
     }
@@ -271,4 +278,5 @@ TEST(fast_box_bodies_take_a_pool_entry_and_fast_spheres_do_not)
     CHECK_ST(mbp_set_fast(&test_w, box, false), MBP_OK);
     CHECK_ST(mbp_move_shape(&test_w, ball, &b), MBP_OK);
     CHECK_ST(mbp_update(&test_w), MBP_OK);
+#endif
 }

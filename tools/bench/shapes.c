@@ -71,6 +71,7 @@ static void cos_sin(int32_t t, mbp_unit *c, mbp_unit *s)
 #endif
 }
 
+#if MBP_DIM == 3
 static mbp_unit mul_u(mbp_unit a, mbp_unit b)
 {
 #if MBP_SCALAR == MBP_FIXED
@@ -79,6 +80,7 @@ static mbp_unit mul_u(mbp_unit a, mbp_unit b)
     return a * b;
 #endif
 }
+#endif
 
 static void rotation(uint32_t *s, mbp_unit r[MBP_DIM][MBP_DIM])
 {

@@ -8,10 +8,12 @@
 
 mbp_world probe_world;
 
+#if MBP__SHAPES
 static mbp_scalar e8(int32_t n)
 {
     return mbp_from_ratio(n, 8);
 }
+#endif
 
 int main(void)
 {
@@ -29,6 +31,8 @@ int main(void)
     n += mbp_add_shape(&probe_world, &s, 1u, &h) == MBP_OK ? 1u : 0u;
 #if MBP_WITH_FAST
     (void)mbp_set_fast(&probe_world, h, true);
+#else
+    (void)h;
 #endif
 #if MBP_WITH_OBB
     s.kind = MBP_SHAPE_OBB;

@@ -4,3 +4,8 @@
 #define MBP_SCALAR MBP_FIXED
 #define MBP_MAX_BODIES 256
 #define MBP_MAX_PAIRS 2048
+/* The shapes and fast bodies (off by default) are part of the test matrix. */
+#define MBP_WITH_OBB 1
+#define MBP_WITH_KDOP 1
+#define MBP_WITH_CAPSULE 1
+#define MBP_WITH_FAST 1

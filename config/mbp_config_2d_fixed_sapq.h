@@ -2,3 +2,8 @@
  * (MBP_SAP_QUANTIZED), so that the test matrix runs that option too. */
 #include "mbp_config_2d_fixed.h"
 #define MBP_SAP_QUANTIZED 1
+/* The shapes and fast bodies (off by default) are part of the test matrix. */
+#define MBP_WITH_OBB 1
+#define MBP_WITH_KDOP 1
+#define MBP_WITH_CAPSULE 1
+#define MBP_WITH_FAST 1

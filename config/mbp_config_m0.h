@@ -7,3 +7,8 @@
 #define MBP_FIXED_FRAC_BITS 16
 #define MBP_MAX_BODIES 24
 #define MBP_MAX_PAIRS 96
+/* The shapes and fast bodies (off by default) are part of the test matrix. */
+#define MBP_WITH_OBB 1
+#define MBP_WITH_KDOP 1
+#define MBP_WITH_CAPSULE 1
+#define MBP_WITH_FAST 1

@@ -48,14 +48,14 @@
 
 /* ---- shapes beyond box and sphere (docs/shapes.md) ---- */
 
-/* Oriented boxes, k-DOPs (8-DOP in 2D, 14-DOP in 3D), capsules: 1 compiles each in (flash only;
- * make bench-shapes prints how much). 0 removes its code and its share of the shape pool. */
-/* #define MBP_WITH_OBB 1 */
-/* #define MBP_WITH_KDOP 1 */
-/* #define MBP_WITH_CAPSULE 1 */
+/* Oriented boxes, k-DOPs (8-DOP in 2D, 14-DOP in 3D), capsules: 1 compiles each in (flash, and
+ * the shape pool; make bench-shapes prints how much). Off by default. */
+/* #define MBP_WITH_OBB 0 */
+/* #define MBP_WITH_KDOP 0 */
+/* #define MBP_WITH_CAPSULE 0 */
 
-/* Fast bodies (mbp_set_fast): their box covers their motion over each step. 0 removes them. */
-/* #define MBP_WITH_FAST 1 */
+/* Fast bodies (mbp_set_fast): their box covers their motion over each step. Off by default. */
+/* #define MBP_WITH_FAST 0 */
 
 /* Entries of the shape pool, 1..MBP_MAX_BODIES: one per oriented box, k-DOP, capsule or fast box
  * body. Each costs the largest shape compiled in (2D: up to 36 bytes, 3D: up to 64), plus 2 bytes

@@ -340,7 +340,9 @@ const mbp_pair *mbp_ended(const mbp_world *w, uint32_t *count);
 
 /* Bodies whose volume overlaps box and whose category & mask is nonzero, ascending by index.
  * Writes up to cap indices to out (out may be NULL when cap is 0) and the number found to *count.
- * MBP_OK; MBP_E_TRUNCATED when more were found than cap; MBP_E_BADBOX/MBP_E_RANGE for a bad box. */
+ * MBP_OK; MBP_E_TRUNCATED when more were found than cap: out then holds the cap smallest indices
+ * (rays: the cap first hits), the same on every backend; MBP_E_BADBOX/MBP_E_RANGE for a bad box.
+ * Time: O(found log cap) on top of the backend's walk. */
 mbp_status mbp_query_box(const mbp_world *w, const mbp_aabb *box, uint16_t mask, uint16_t *out,
                          uint32_t cap, uint32_t *count);
 

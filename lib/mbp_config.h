@@ -221,26 +221,28 @@
 #endif
 
 /* Shapes beyond box and sphere (docs/shapes.md): oriented boxes, k-DOPs (8-DOP in 2D, 14-DOP
- * in 3D) and capsules, each with its overlap test against every shape. Each costs flash only
- * (make bench-shapes prints how much); bodies of these shapes keep their shape in a per-world
- * pool of MBP_MAX_SHAPES entries. 0 removes a shape and its code. */
+ * in 3D) and capsules, each with its overlap test against every shape. Each costs flash (make
+ * bench-shapes prints how much); bodies of these shapes keep their shape in a per-world pool of
+ * MBP_MAX_SHAPES entries. Off by default: the core calls the shape code for every pair and move
+ * once any is compiled in, so a program of boxes and spheres would link it (several KB) and pay
+ * for the pool on every move without using it. 1 compiles a shape in. */
 #ifndef MBP_WITH_OBB
-#define MBP_WITH_OBB 1
+#define MBP_WITH_OBB 0
 #endif
 #ifndef MBP_WITH_KDOP
-#define MBP_WITH_KDOP 1
+#define MBP_WITH_KDOP 0
 #endif
 #ifndef MBP_WITH_CAPSULE
-#define MBP_WITH_CAPSULE 1
+#define MBP_WITH_CAPSULE 0
 #endif
 #if (MBP_WITH_OBB != 0 && MBP_WITH_OBB != 1) || (MBP_WITH_KDOP != 0 && MBP_WITH_KDOP != 1) || \
     (MBP_WITH_CAPSULE != 0 && MBP_WITH_CAPSULE != 1)
 #error "MBP_WITH_OBB, MBP_WITH_KDOP and MBP_WITH_CAPSULE must be 0 or 1: set them in your MBP_CONFIG_FILE"
 #endif
 /* Fast bodies (mbp_set_fast()): their broad-phase box covers their motion over the step. A fast
- * box body keeps its own box in the shape pool. 0 removes them. */
+ * box body keeps its own box in the shape pool. Off by default, as the shapes. */
 #ifndef MBP_WITH_FAST
-#define MBP_WITH_FAST 1
+#define MBP_WITH_FAST 0
 #endif
 #if MBP_WITH_FAST != 0 && MBP_WITH_FAST != 1
 #error "MBP_WITH_FAST must be 0 or 1: set it in your MBP_CONFIG_FILE"

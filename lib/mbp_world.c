@@ -583,8 +583,65 @@ typedef struct {
     mbp_hit *hits;          /* Q_RAY */
     uint32_t cap;
     uint32_t count;
-    bool first;             /* Q_RAY: keep only the smallest (t, index) in hits[0] */
 } query;
+
+/* Result k of the buffer is (t_k, i_k); boxes and points have t = 0. */
+static void q_get(const query *q, uint32_t k, uint16_t *i, mbp_scalar *t)
+{
+    if (q->kind == Q_RAY) {
+        *i = q->hits[k].index;
+        *t = q->hits[k].t;
+    } else {
+        *i = q->out[k];
+        *t = 0;
+    }
+}
+
+static void q_put(query *q, uint32_t k, uint16_t i, mbp_scalar t)
+{
+    if (q->kind == Q_RAY) {
+        q->hits[k].index = i;
+        q->hits[k].t = t;
+    } else {
+        q->out[k] = i;
+    }
+}
+
+/* (t, i) orders before result k: by t, then by index. */
+static bool q_less(const query *q, uint16_t i, mbp_scalar t, uint32_t k)
+{
+    uint16_t ik;
+    mbp_scalar tk;
+    q_get(q, k, &ik, &tk);
+    return t < tk || (!(tk < t) && i < ik);
+}
+
+/* Sifts result r down the max-heap held in the buffer's q->cap results. */
+static void q_sift(query *q, uint32_t r)
+{
+    uint16_t i;
+    mbp_scalar t;
+    q_get(q, r, &i, &t);
+    for (;;) {
+        uint32_t c = 2u * r + 1u;
+        if (c >= q->cap) {
+            break;
+        }
+        uint16_t ic;
+        mbp_scalar tc;
+        if (c + 1u < q->cap) {
+            q_get(q, c, &ic, &tc);
+            c += q_less(q, ic, tc, c + 1u) ? 1u : 0u; /* the larger child */
+        }
+        if (!q_less(q, i, t, c)) {
+            break;
+        }
+        q_get(q, c, &ic, &tc);
+        q_put(q, r, ic, tc);
+        r = c;
+    }
+    q_put(q, r, i, t);
+}
 
 static void q_test(query *q, uint16_t i)
 {
@@ -628,18 +685,20 @@ static void q_test(query *q, uint16_t i)
     if (!in) {
         return;
     }
-    if (q->first) {
-        mbp_hit *b = &q->hits[0];
-        if (q->count == 0u || t < b->t || (!(b->t < t) && i < b->index)) {
-            b->index = i;
-            b->t = t;
+    if (q->count < q->cap) {
+        q_put(q, q->count, i, t);
+    } else if (q->cap != 0u) {
+        /* Full: keep the cap smallest results, so that what a truncated query returns does not
+         * depend on the backend's visiting order. The buffer becomes a max-heap on the first
+         * result that does not fit; a result smaller than the largest kept replaces it. */
+        if (q->count == q->cap) {
+            for (uint32_t r = q->cap / 2u; r-- > 0u;) {
+                q_sift(q, r);
+            }
         }
-    } else if (q->count < q->cap) {
-        if (q->kind == Q_RAY) {
-            q->hits[q->count].index = i;
-            q->hits[q->count].t = t;
-        } else {
-            q->out[q->count] = i;
+        if (q_less(q, i, t, 0u)) {
+            q_put(q, 0u, i, t);
+            q_sift(q, 0u);
         }
     }
     q->count++;
@@ -664,10 +723,6 @@ static mbp_status run_query(query *q, uint32_t *count)
         }
     }
     uint32_t n = q->count < q->cap ? q->count : q->cap;
-    if (q->first) {
-        *count = q->count;
-        return MBP_OK;
-    }
     if (q->kind == Q_RAY) {
         mbp__sort_hits(q->hits, n);
     } else {
@@ -686,7 +741,7 @@ mbp_status mbp_query_box(const mbp_world *w, const mbp_aabb *box, uint16_t mask,
     if (st != MBP_OK) {
         return st;
     }
-    query q = {w, Q_BOX, box, NULL, NULL, mask, out, NULL, cap, 0u, false};
+    query q = {w, Q_BOX, box, NULL, NULL, mask, out, NULL, cap, 0u};
     return run_query(&q, count);
 }
 
@@ -709,7 +764,7 @@ mbp_status mbp_query_point(const mbp_world *w, const mbp_scalar p[MBP_DIM], uint
     if (st != MBP_OK) {
         return st;
     }
-    query q = {w, Q_POINT, &box, p, NULL, mask, out, NULL, cap, 0u, false};
+    query q = {w, Q_POINT, &box, p, NULL, mask, out, NULL, cap, 0u};
     return run_query(&q, count);
 }
 
@@ -738,7 +793,7 @@ mbp_status mbp_raycast(const mbp_world *w, const mbp_scalar p0[MBP_DIM],
     if (st != MBP_OK) {
         return st;
     }
-    query q = {w, Q_RAY, &box, p0, p1, mask, NULL, out, cap, 0u, false};
+    query q = {w, Q_RAY, &box, p0, p1, mask, NULL, out, cap, 0u};
     return run_query(&q, count);
 }
 
@@ -753,9 +808,9 @@ mbp_status mbp_raycast_first(const mbp_world *w, const mbp_scalar p0[MBP_DIM],
     if (st != MBP_OK) {
         return st;
     }
-    query q = {w, Q_RAY, &box, p0, p1, mask, NULL, out, 1u, 0u, true};
+    query q = {w, Q_RAY, &box, p0, p1, mask, NULL, out, 1u, 0u};
     uint32_t n;
-    (void)run_query(&q, &n);
+    (void)run_query(&q, &n); /* MBP_E_TRUNCATED past one hit: hits[0] is the smallest */
     *found = n != 0u;
     return MBP_OK;
 }

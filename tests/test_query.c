@@ -88,6 +88,54 @@ TEST(a_query_with_a_small_buffer_counts_all_and_says_truncated)
     }
 }
 
+/* A truncated query keeps the cap smallest results (rays: the cap first hits), whatever order the
+ * backend visits bodies in: the same answer from every backend, some bodies moved since the last
+ * update. */
+TEST(a_truncated_query_keeps_the_smallest_results_on_every_backend)
+{
+    enum { N = 20 };
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        init(diff_backends[bi]);
+        mbp_body h[N];
+        uint32_t rng = 99u;
+        for (uint32_t i = 0; i < N; i++) {
+            int32_t x = (int32_t)test_below(&rng, 40u), y = (int32_t)test_below(&rng, 4u);
+            mbp_aabb b = box2(x, y, x + 1 + (int32_t)test_below(&rng, 3u), y + 1);
+            CHECK_ST(mbp_add_box(&test_w, &b, i, &h[i]), MBP_OK);
+        }
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        for (uint32_t i = 0; i < N; i += 3u) { /* dirty ones come from another list */
+            int32_t x = (int32_t)test_below(&rng, 40u);
+            mbp_aabb b = box2(x, 1, x + 2, 2);
+            CHECK_ST(mbp_move_box(&test_w, h[i], &b), MBP_OK);
+        }
+        uint16_t all[N], out[N];
+        uint32_t n_all, n;
+        mbp_aabb q = box2(-1, -1, 50, 8);
+        CHECK_ST(mbp_query_box(&test_w, &q, 0xFFFFu, all, N, &n_all), MBP_OK);
+        CHECK_EQ(n_all, N);
+        mbp_scalar p0[MBP_DIM], p1[MBP_DIM];
+        pt(p0, -5, 1);
+        pt(p1, 60, 2);
+        mbp_hit hall[N], hout[N];
+        uint32_t h_all;
+        CHECK_ST(mbp_raycast(&test_w, p0, p1, 0xFFFFu, hall, N, &h_all), MBP_OK);
+        CHECK(h_all > 8u);
+        for (uint32_t cap = 1; cap < 8u; cap += 2u) {
+            CHECK_ST(mbp_query_box(&test_w, &q, 0xFFFFu, out, cap, &n), MBP_E_TRUNCATED);
+            CHECK_EQ(n, n_all);
+            for (uint32_t k = 0; k < cap; k++) {
+                CHECK_EQ(out[k], all[k]);
+            }
+            CHECK_ST(mbp_raycast(&test_w, p0, p1, 0xFFFFu, hout, cap, &n), MBP_E_TRUNCATED);
+            CHECK_EQ(n, h_all);
+            for (uint32_t k = 0; k < cap; k++) {
+                CHECK(hout[k].index == hall[k].index && hout[k].t == hall[k].t);
+            }
+        }
+    }
+}
+
 TEST(ray_casts_return_hits_in_order_of_distance_and_the_first_hit)
 {
     for (uint32_t bi = 0; bi < diff_backend_count; bi++) {

@@ -115,7 +115,7 @@ tables=$out/tables.md
     for v in obb kdop capsule fast all; do
         case $v in
         obb) name="MBP_WITH_OBB" ;; kdop) name="MBP_WITH_KDOP" ;; capsule) name="MBP_WITH_CAPSULE" ;;
-        fast) name="MBP_WITH_FAST" ;; all) name="all four (the default)" ;;
+        fast) name="MBP_WITH_FAST" ;; all) name="all four" ;;
         esac
         printf '| %s |' "$name"
         for r in $sizes; do

@@ -304,8 +304,8 @@ static bool scene(mbp_backend b, fnv *ev, fnv *ord)
         }
 
         /* Queries: a box, a point, a ray and its first hit, at places drawn from the scene, with
-         * room for every result; then the ray again with room for 2, where only the status and
-         * the count are hashed: which hits a truncated result keeps is the backend's own order. */
+         * room for every result; then the ray again with room for 2 (a truncated result keeps the
+         * first hits, whatever the backend's order). */
         uint16_t idx[N_BODIES];
         mbp_hit hits[N_BODIES];
         mbp_aabb q;
@@ -325,6 +325,7 @@ static bool scene(mbp_backend b, fnv *ev, fnv *ord)
         hash_query(ev, st, n, NULL, hits);
         st = mbp_raycast(&w, p0, p1, 0xFFFFu, hits, 2u, &n);
         hash_query(ev, st, n, NULL, NULL);
+        hash_query(ev, MBP_OK, n < 2u ? n : 2u, NULL, hits); /* the two first hits it keeps */
         bool found = false;
         st = mbp_raycast_first(&w, p0, p1, 0xFFFFu, hits, &found);
         hash_query(ev, st, found ? 1u : 0u, NULL, hits);

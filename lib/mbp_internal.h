@@ -59,6 +59,7 @@
 #define MBP__DYING 0x08u
 #define MBP__SHAPE 0x10u /* the volume is the pool entry's oriented box, k-DOP or capsule */
 #define MBP__FAST 0x20u  /* w->box is the bound of the step (mbp_set_fast) */
+#define MBP__VOLUME (MBP__SPHERE | MBP__SHAPE | MBP__FAST) /* more to test than the box */
 
 /* Pair-set entry flags. */
 #define MBP__CAND 0x01u /* the backend reports this pair as a candidate */
@@ -93,6 +94,16 @@ MBP__HOT bool mbp__box_good(const mbp_aabb *b)
         good = good && b->min[k] >= -MBP_RANGE && b->min[k] <= b->max[k] && b->max[k] <= MBP_RANGE;
     }
     return good;
+}
+
+/* mbp_aabb_overlap(), inlined where every pair goes through it (the core's exact test). */
+MBP__HOT bool mbp__boxes_meet(const mbp_aabb *a, const mbp_aabb *b)
+{
+    bool meet = true;
+    for (int k = 0; k < MBP_DIM; k++) {
+        meet = meet && !(a->max[k] < b->min[k] || b->max[k] < a->min[k]);
+    }
+    return meet;
 }
 
 /* True when body i takes part in this frame's pairs (live and not removed). */

@@ -341,7 +341,7 @@ bool mbp__exact(const mbp_world *w, uint16_t a, uint16_t b)
     if ((w->category[a] & w->mask[b]) == 0u || (w->category[b] & w->mask[a]) == 0u) {
         return false;
     }
-    if (!mbp_aabb_overlap(&w->box[a], &w->box[b])) {
+    if (!mbp__boxes_meet(&w->box[a], &w->box[b])) {
         return false;
     }
     if (w->params.aabb_only) {
@@ -377,6 +377,7 @@ void mbp__full_frame(mbp_world *w, bool keep_candidates)
      * is decided as each pair is reported and only hits are stored. */
     uint8_t clear = keep_candidates ? MBP__CAND : (MBP__CAND | MBP__HIT | MBP__NEW);
     w->full_frame = (uint8_t)(keep_candidates ? 0u : 1u);
+    w->touched = 1u;
     for (uint32_t k = 0; k < w->pairs.count; k++) {
         w->pairs.flag[k] &= (uint8_t)~clear;
     }
@@ -385,6 +386,7 @@ void mbp__full_frame(mbp_world *w, bool keep_candidates)
 void mbp__candidate(mbp_world *w, uint16_t a, uint16_t b)
 {
     MBP__ASSERT(a != b);
+    w->touched = 1u;
     if (w->full_frame) {
         /* Full frames decide the hit now; pairs that fail the exact test are not stored. */
         if (!mbp__exact(w, a, b)) {
@@ -407,6 +409,7 @@ void mbp__uncandidate(mbp_world *w, uint16_t a, uint16_t b)
     int32_t k = mbp__pairs_find(&w->pairs, mbp__key(a, b));
     if (k >= 0) {
         w->pairs.flag[k] &= (uint8_t)~MBP__CAND;
+        w->touched = 1u;
     }
 }
 
@@ -451,15 +454,22 @@ mbp_status mbp_update(mbp_world *w)
     /* The overflow of the last frame tells an incremental backend to rebuild; keep it until the
      * backend has run. */
     w->full_frame = 0u;
+    w->touched = 0u;
     w->stats.tests = 0u;
+    bool was_whole = w->stats.lost_pairs == 0u; /* the last update stored every pair */
     mbp_status st = mbp__backend_update(w);
     uint32_t lost = ps->lost;
     ps->lost = 0u;
     w->stats.begun = w->stats.ended = w->stats.lost_events = 0u;
     w->stats.lost_pairs = lost;
 
-    uint32_t hits = 0u;
-    for (uint32_t k = 0; k < ps->count;) {
+    /* Nothing moved, nothing was removed, the backend changed no candidate and no pair was lost
+     * now or in the last update: every pair and flag is as the last update left it, so there is
+     * nothing to walk (a static frame costs the backend's update only). */
+    bool same = w->touched == 0u && w->dirty_count == 0u && w->dying_head == 0u && lost == 0u &&
+                was_whole;
+    uint32_t hits = same ? ps->hits : 0u;
+    for (uint32_t k = 0; !same && k < ps->count;) {
         uint32_t key = ps->key[k];
         uint8_t f = ps->flag[k];
         /* Both bodies' flags, read once: live and not dying, and dirty. */
@@ -475,7 +485,13 @@ mbp_status mbp_update(mbp_world *w)
         }
         bool hit;
         if (!w->full_frame && ((f & MBP__NEW) != 0u || ((fa | fb) & MBP__DIRTY) != 0u)) {
-            hit = mbp__exact(w, (uint16_t)(key >> 16), (uint16_t)(key & 0xFFFFu));
+            uint16_t a = (uint16_t)(key >> 16), b = (uint16_t)(key & 0xFFFFu);
+            if (((fa | fb) & MBP__VOLUME) == 0u) { /* two boxes: mbp__exact() inlined */
+                hit = (w->category[a] & w->mask[b]) != 0u && (w->category[b] & w->mask[a]) != 0u &&
+                      mbp__boxes_meet(&w->box[a], &w->box[b]);
+            } else {
+                hit = mbp__exact(w, a, b);
+            }
         } else {
             hit = (f & MBP__HIT) != 0u;
         }

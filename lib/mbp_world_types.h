@@ -118,6 +118,7 @@ typedef struct mbp_world {
     mbp_pair events[MBP_MAX_EVENTS]; /* begun from the front, ended from the back */
     mbp_stats stats;
     uint8_t full_frame;   /* set by the backend: this frame reports every pair anew */
+    uint8_t touched;      /* the backend started or ended a candidate in this update */
 
     mbp_backend_state be;
 } mbp_world;

@@ -1,7 +1,9 @@
 # mbp: micro broad phase. See README.md.
 #
-#   make test            host suite (6 configurations), checks and the five QEMU suites; ends with
-#                        "N passed, N failed"
+#   make test            host suite (6 configurations), checks and the five QEMU suites, then
+#                        the reliability suites of mk/reliability.mk: test-sanitize, test-valgrind,
+#                        a bounded fuzz pass (TEST_FUZZ_SECONDS per config) and the coverage gate
+#                        (coverage-suite); ends with "N passed, N failed"
 #   make test-host       host suite only
 #   make test-firmware   examples/firmware built with lib/mbp.mk and with CMake, run under QEMU
 #   make TARGET=<m> test-target   one QEMU machine (mps2-an385 mps2-an386 mps2-an500
@@ -109,7 +111,11 @@ test: deps
 	   for t in $(MBP_TARGETS); do \
 	     tools/suite.sh $$t $(MAKE) --no-print-directory -s TARGET=$$t test-target; \
 	   done; \
-	   tools/suite.sh determinism $(MAKE) --no-print-directory -s determinism; } | tee build/test.log
+	   tools/suite.sh determinism $(MAKE) --no-print-directory -s determinism; \
+	   tools/suite.sh sanitize $(MAKE) --no-print-directory -s test-sanitize; \
+	   tools/suite.sh valgrind $(MAKE) --no-print-directory -s test-valgrind; \
+	   tools/suite.sh fuzz $(MAKE) --no-print-directory -s fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS); \
+	   tools/suite.sh coverage $(MAKE) --no-print-directory -s coverage-suite; } | tee build/test.log
 	@tools/total.sh build/test.log
 
 # The README's example, compiled with the same warnings as the library, run, and its output

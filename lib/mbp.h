@@ -273,8 +273,9 @@ mbp_status mbp_add_box(mbp_world *w, const mbp_aabb *box, uint32_t user, mbp_bod
 mbp_status mbp_add_sphere(mbp_world *w, const mbp_sphere *s, uint32_t user, mbp_body *out);
 
 /* Sets a body's volume to this box (a sphere body becomes a box body). Returns MBP_OK,
- * MBP_E_STALE, MBP_E_BADBOX, MBP_E_RANGE, or MBP_E_NOROOM (backend storage full; the body keeps
- * its old volume). Takes effect at the next mbp_update(). */
+ * MBP_E_STALE, MBP_E_BADBOX, MBP_E_RANGE, MBP_E_NOROOM (backend storage full), or MBP_E_FULL (a
+ * fast body, mbp_set_fast(), that becomes a box body needs a shape pool entry and none is free);
+ * on an error the body keeps its old volume. Takes effect at the next mbp_update(). */
 mbp_status mbp_move_box(mbp_world *w, mbp_body h, const mbp_aabb *box);
 
 /* Sets a body's volume to this sphere (a box body becomes a sphere body). As mbp_move_box(). */
@@ -374,9 +375,11 @@ mbp_status mbp_shape_check(const mbp_shape *s);
  * is rounded outwards, so it always holds the shape. */
 void mbp_shape_aabb(const mbp_shape *s, mbp_aabb *out);
 
-/* True when the two shapes (valid) overlap; touching overlaps. Exact, or conservative (never
- * misses an overlap, may report shapes a hair apart) where docs/shapes.md says so: 3D k-DOPs, and
- * in fixed point the tests that go through a separating axis (rounded axes). */
+/* True when the two shapes (valid) overlap; touching overlaps. Exact, except that in fixed point
+ * the tests that go through a separating axis (rounded axes) may report shapes a hair apart as
+ * touching; none misses an overlap (docs/shapes.md). Time: from tens of instructions (boxes,
+ * spheres) to tens of thousands (a 3D k-DOP against an oriented box, sphere or capsule, which
+ * needs its vertices): docs/shapes.md has the figure of each pair. */
 bool mbp_shape_overlap(const mbp_shape *a, const mbp_shape *b);
 
 #if MBP_DIM == 2

@@ -101,6 +101,8 @@ mbp_status mbp__backend_add(mbp_world *w, uint16_t i)
     }
 }
 
+/* Called only for the backends mbp__backend_wants_moves() names: the grid, the hash and, as the
+ * default, the hgrid. */
 mbp_status mbp__backend_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
 {
     switch (w->params.backend) {
@@ -112,14 +114,14 @@ mbp_status mbp__backend_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
     case MBP_HASH:
         return mbp__hash_move(w, i, old);
 #endif
-#if MBP_WITH_HGRID
-    case MBP_HGRID:
-        return mbp__hgrid_move(w, i, old);
-#endif
     default:
+#if MBP_WITH_HGRID
+        return mbp__hgrid_move(w, i, old);
+#else
         (void)i;
         (void)old;
         return MBP_OK;
+#endif
     }
 }
 
@@ -189,12 +191,12 @@ mbp_status mbp__backend_update(mbp_world *w)
     case MBP_TREE:
         return mbp__tree_update(w);
 #endif
+    default: /* brute force: mbp_init() accepts only the backends compiled in */
 #if MBP_WITH_BRUTE
-    case MBP_BRUTE:
         return mbp__brute_update(w);
-#endif
-    default:
+#else
         return MBP_E_BACKEND;
+#endif
     }
 }
 
@@ -231,12 +233,14 @@ void mbp__backend_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn f
         mbp__tree_query(w, box, fn, ctx);
         break;
 #endif
+    default: /* brute force, as in mbp__backend_update() */
 #if MBP_WITH_BRUTE
-    case MBP_BRUTE:
         mbp__brute_query(w, box, fn, ctx);
-        break;
+#else
+        (void)box;
+        (void)fn;
+        (void)ctx;
 #endif
-    default:
         break;
     }
 }

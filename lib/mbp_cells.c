@@ -55,7 +55,8 @@
  * engine runs full frames: changes applied without reports, every candidate pair enumerated
  * once, only those whose boxes overlap reported (mbp__full_frame(w, false): only hits are
  * stored, as brute force), and the candidates counted -
- *   - when the pair set overflowed in the last frame or is over 7/8 full at an update;
+ *   - when the pair set is over 7/8 full at an update (after a frame that lost pairs, a full
+ *     one, the candidates do not fit: it stays full);
  *   - when an incremental report finds it full (a candidate is never lost: the frame runs as a
  *     full one instead);
  *   - when the estimated cost of the frame (the K_* figures below, counts of candidates, moved
@@ -963,7 +964,7 @@ mbp_status mbp__cells_place(const mbp_world *w, mbp_grid_state *s, uint16_t i,
      * structure has level OUT, which level_for() never returns. */
     if ((s->bflag[i] & F_PEND) == 0u) {
         const mbp_aabb *b = &w->box[i];
-        uint32_t level = s->levels > 1u ? level_for(s, b) : 0u;
+        uint32_t level = level_for(s, b);
         if (level == s->level[i] && same_range(s, b, i, level)) {
             return MBP_OK;
         }
@@ -1025,8 +1026,10 @@ mbp_status mbp__cells_update(mbp_world *w, mbp_grid_state *s)
     }
     if (s->incr) {
         estimate(w, s, w->pairs.count, changes, &incr, &full);
-        if (mbp__pairs_overflowed(w) || w->pairs.count > HIGH_WATER || s->pin == PIN_FULL) {
-            drop_candidates(w, s); /* candidates were lost, or soon would be: full frames */
+        /* No frame that lost pairs is incremental: an incremental report never loses a
+         * candidate (flip()), and the switch to incremental frames needs room for them all. */
+        if (w->pairs.count > HIGH_WATER || s->pin == PIN_FULL) {
+            drop_candidates(w, s); /* candidates would soon be lost: full frames */
             s->cands = 0u;
         } else if (s->pin == PIN_NONE && s->dwell >= DWELL && 4u * incr > 5u * full) {
             drop_candidates(w, s); /* full frames cost less now */

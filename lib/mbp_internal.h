@@ -99,11 +99,11 @@ MBP__HOT bool mbp__box_good(const mbp_aabb *b)
 /* mbp_aabb_overlap(), inlined where every pair goes through it (the core's exact test). */
 MBP__HOT bool mbp__boxes_meet(const mbp_aabb *a, const mbp_aabb *b)
 {
-    bool meet = true;
+    bool in = true;
     for (int k = 0; k < MBP_DIM; k++) {
-        meet = meet && !(a->max[k] < b->min[k] || b->max[k] < a->min[k]);
+        in = in && !(a->max[k] < b->min[k] || b->max[k] < a->min[k]);
     }
-    return meet;
+    return in;
 }
 
 /* True when body i takes part in this frame's pairs (live and not removed). */

@@ -31,8 +31,9 @@
  * DIM heap sorts of 2n endpoints (no recursion) and one sweep of axis 0 reporting every pair that
  * overlaps on all axes (mbp__full_frame(w, true)): O(n log n + k0), k0 the pairs overlapping on
  * axis 0. So no update costs more than budget * n swaps plus one rebuild. An update also rebuilds
- * after a frame that lost candidates (pair set full). When a budget is exceeded, the pairs set
- * keeps the few candidates reported before the switch until the frame ends.
+ * when it loses a candidate (pair set full; the rebuild counts the true pairs lost exactly) and
+ * after a frame that lost one. When a budget is exceeded, the pairs set keeps the few candidates
+ * reported before the switch until the frame ends.
  * Per operation: moving one body by d endpoint places costs O(d) swaps; a teleport moves each
  * endpoint over about a third of the array on average: O(n) memory moves (about 10 instructions
  * per endpoint passed on a Cortex-M4), plus O(1) per pair begun or ended. Getting O(log n) would
@@ -381,7 +382,9 @@ static void rebuild(run *r)
     mbp_world *w = r->w;
     mbp_sap_state *s = r->s;
     uint32_t n = s->n;
+    uint32_t lost_candidates = 0u, lost = 0u;
     mbp__full_frame(w, true);
+    w->pairs.lost = 0u; /* what an incremental pass of this update lost is found again below */
     for (int k = 0; k < MBP_DIM; k++) {
         mbp_sap_val *val = s->val[k];
         mbp_sap_idx *id = s->id[k];
@@ -414,11 +417,21 @@ static void rebuild(run *r)
             }
             r->tests++;
             if (other_axes(s, 0, e >> 1, f >> 1)) {
+                uint32_t before = w->pairs.lost;
                 mbp__candidate(w, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
+                if (w->pairs.lost != before) {
+                    lost_candidates++;
+                    lost += mbp__exact(w, (uint16_t)(e >> 1), (uint16_t)(f >> 1)) ? 1u : 0u;
+                }
             }
         }
     }
     s->ext = ext;
+    /* Each candidate is met once, so the frame lost exactly the true pairs counted here. A lost
+     * candidate that is not a pair (filtered out, spheres apart) is not counted, but the next
+     * update must rebuild all the same: the pair set no longer holds every candidate. */
+    w->pairs.lost = lost;
+    s->incomplete = (uint8_t)(lost_candidates != 0u ? 1u : 0u);
 }
 
 /* ---- hooks ---- */
@@ -457,6 +470,7 @@ mbp_status mbp__sap_init(mbp_world *w)
     s->swaps_last = 0u;
     s->rebuilds = 0u;
     s->batch_last = 0u;
+    s->incomplete = 0u;
     for (int k = 0; k < MBP_DIM; k++) {
         s->val[k][0] = V_LEFT;
         s->id[k][0] = 0u;
@@ -469,10 +483,8 @@ mbp_status mbp__sap_init(mbp_world *w)
 mbp_status mbp__sap_add(mbp_world *w, uint16_t i)
 {
     mbp_sap_state *s = &w->be.sap;
-    /* Live and dying bodies have distinct indices, so this cannot fill; checked all the same. */
-    if (s->n + 2u > 2u * MBP_MAX_BODIES) {
-        return MBP_E_NOROOM;
-    }
+    /* Live and dying bodies have distinct indices, so this cannot fill. */
+    MBP__ASSERT(s->n + 2u <= 2u * MBP_MAX_BODIES);
     uint32_t p = s->n + 1u;
     for (int k = 0; k < MBP_DIM; k++) {
         s->val[k][p] = V_NEW;
@@ -501,7 +513,9 @@ mbp_status mbp__sap_update(mbp_world *w)
     if (s->removed != 0u) {
         compact(w, s);
     }
-    bool full = mbp__pairs_overflowed(w);
+    /* After a frame that lost candidates, or when this one loses one (it could not be
+     * remembered), the update rebuilds: the rebuild counts the lost pairs exactly. */
+    bool full = s->incomplete != 0u;
     s->batch_last = 0u;
     if (!full) {
         /* At most 65535 * 65535 < 2^32. */
@@ -516,7 +530,7 @@ mbp_status mbp__sap_update(mbp_world *w)
                 }
             }
             for (int k = 0; k < MBP_DIM && !full; k++) {
-                full = !sort_axis(&r, k, budget);
+                full = !sort_axis(&r, k, budget) || w->pairs.lost != 0u;
             }
         } else {
             /* Few moved: each into place on its own (O(moved + swaps)). */
@@ -528,7 +542,7 @@ mbp_status mbp__sap_update(mbp_world *w)
                 for (int k = 0; k < MBP_DIM; k++) {
                     update_axis(&r, k, i);
                 }
-                full = r.swaps > budget;
+                full = r.swaps > budget || w->pairs.lost != 0u;
             }
         }
     }

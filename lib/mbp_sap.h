@@ -33,6 +33,7 @@ typedef struct mbp_sap_state {
     uint32_t swaps_last; /* endpoint swaps of the last update (the incremental work) */
     uint32_t rebuilds;   /* updates that rebuilt from scratch: budget exceeded or pairs lost */
     uint8_t batch_last;  /* the last update sorted in one pass per axis (many bodies moved) */
+    uint8_t incomplete;  /* the last update lost candidates (pair set full): the next rebuilds */
 #if MBP_SAP_QUANTIZED
     mbp_scalar wmin[MBP_DIM]; /* sap_world.min */
 #if MBP_SCALAR == MBP_FIXED

@@ -362,8 +362,8 @@ void mbp__span(const mbp__prep *p, const mbp__axis *L, const mbp_scalar *o, mbp_
     case MBP__P_FRAME:
         frame_span(&p->u.f, L, o, lo, hi);
         break;
-#if MBP_WITH_KDOP
-    case MBP__P_KDOP:
+#if MBP_WITH_KDOP && MBP_DIM == 2
+    case MBP__P_KDOP: /* (3D k-DOPs project their own way: mbp_kdop.c) */
         mbp__kdop_span(&p->u.k, L, o, lo, hi);
         break;
 #endif
@@ -381,8 +381,14 @@ bool mbp__apart(const mbp__prep *a, const mbp__prep *b, const mbp__axis *L, cons
     mbp__w alo, ahi, blo, bhi;
     mbp__span(a, L, o, &alo, &ahi);
     mbp__span(b, L, o, &blo, &bhi);
+    return mbp__apart_spans(alo, ahi, blo, bhi, a->r + b->r, L);
+}
+
+bool mbp__apart_spans(mbp__w alo, mbp__w ahi, mbp__w blo, mbp__w bhi, mbp_scalar r,
+                      const mbp__axis *L)
+{
 #if MBP_SCALAR == MBP_FIXED
-    int64_t R = (int64_t)a->r + b->r;
+    int64_t R = (int64_t)r;
     int64_t rl = 0;
     if (R != 0) {
         uint64_t l2 = 0u;
@@ -399,7 +405,7 @@ bool mbp__apart(const mbp__prep *a, const mbp__prep *b, const mbp__axis *L, cons
     if (!(d > 0.0f)) {
         return false;
     }
-    float R = a->r + b->r;
+    float R = r;
     if (R == 0.0f) {
         return true;
     }

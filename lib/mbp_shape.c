@@ -16,35 +16,9 @@
 
 /* ---- kinds ---- */
 
-static bool kind_compiled(uint8_t kind)
-{
-    switch (kind) {
-    case MBP_SHAPE_BOX:
-    case MBP_SHAPE_SPHERE:
-        return true;
-#if MBP_WITH_OBB
-    case MBP_SHAPE_OBB:
-        return true;
-#endif
-#if MBP_WITH_KDOP
-    case MBP_SHAPE_KDOP:
-        return true;
-#endif
-#if MBP_WITH_CAPSULE
-    case MBP_SHAPE_CAPSULE:
-        return true;
-#endif
-    default:
-        return false;
-    }
-}
-
 mbp_status mbp_shape_check(const mbp_shape *s)
 {
     MBP__ASSERT(s != NULL);
-    if (!kind_compiled(s->kind)) {
-        return MBP_E_PARAM;
-    }
     switch (s->kind) {
     case MBP_SHAPE_BOX:
         return mbp_aabb_check(&s->u.box);
@@ -62,7 +36,7 @@ mbp_status mbp_shape_check(const mbp_shape *s)
     case MBP_SHAPE_CAPSULE:
         return mbp__capsule_check(&s->u.capsule);
 #endif
-    default:
+    default: /* unknown, or not compiled in */
         return MBP_E_PARAM;
     }
 }
@@ -180,7 +154,13 @@ bool mbp__overlap(uint8_t ka, const void *a, uint8_t kb, const void *b)
     if (kb == MBP_SHAPE_BOX) {
         return mbp_aabb_overlap((const mbp_aabb *)a, (const mbp_aabb *)b);
     }
-    if (kb == MBP_SHAPE_SPHERE) {
+    /* kb is a valid kind, compiled in: each test below but the last compiled in needs its "if";
+     * the last is reached only by its own kind, so it has none (and no line of this function is
+     * dead in any build). */
+#if MBP__SHAPES
+    if (kb == MBP_SHAPE_SPHERE)
+#endif
+    {
         return ka == MBP_SHAPE_SPHERE
                    ? mbp_sphere_overlap((const mbp_sphere *)a, (const mbp_sphere *)b)
                    : mbp_sphere_aabb_overlap((const mbp_sphere *)b, (const mbp_aabb *)a);
@@ -189,34 +169,36 @@ bool mbp__overlap(uint8_t ka, const void *a, uint8_t kb, const void *b)
     mbp__prep pa, pb;
     prep_of(ka, a, &pa);
     prep_of(kb, b, &pb);
-    switch (kb) {
+#if MBP_WITH_OBB && (MBP_WITH_KDOP || MBP_WITH_CAPSULE)
+    if (kb == MBP_SHAPE_OBB) /* with a box, a sphere or an oriented box */
+#endif
 #if MBP_WITH_OBB
-    case MBP_SHAPE_OBB: /* with a box, a sphere or an oriented box */
+    {
         return ka == MBP_SHAPE_SPHERE ? mbp__seg_frame(&pa, &pb) : mbp__frame_frame(&pa, &pb);
-#endif
-#if MBP_WITH_KDOP
-    case MBP_SHAPE_KDOP: /* with a box, a sphere, an oriented box or a k-DOP */
-        return mbp__kdop_vs(&pb, &pa);
-#endif
-#if MBP_WITH_CAPSULE
-    case MBP_SHAPE_CAPSULE:
-        switch (ka) {
-#if MBP_WITH_KDOP
-        case MBP_SHAPE_KDOP:
-            return mbp__kdop_vs(&pa, &pb);
-#endif
-        case MBP_SHAPE_SPHERE:
-        case MBP_SHAPE_CAPSULE:
-            return mbp__seg_seg(&pa, &pb);
-        default: /* a box or an oriented box */
-            return mbp__seg_frame(&pb, &pa);
-        }
-#endif
-    default:
-        break;
     }
 #endif
-    return true; /* not reached for valid kinds */
+#if MBP_WITH_KDOP && MBP_WITH_CAPSULE
+    if (kb == MBP_SHAPE_KDOP) /* with a box, a sphere, an oriented box or a k-DOP */
+#endif
+#if MBP_WITH_KDOP
+    {
+        return mbp__kdop_vs(&pb, &pa);
+    }
+#endif
+#if MBP_WITH_CAPSULE
+    switch (ka) { /* kb is a capsule */
+#if MBP_WITH_KDOP
+    case MBP_SHAPE_KDOP:
+        return mbp__kdop_vs(&pa, &pb);
+#endif
+    case MBP_SHAPE_SPHERE:
+    case MBP_SHAPE_CAPSULE:
+        return mbp__seg_seg(&pa, &pb);
+    default: /* a box or an oriented box */
+        return mbp__seg_frame(&pb, &pa);
+    }
+#endif
+#endif
 }
 
 bool mbp_shape_overlap(const mbp_shape *a, const mbp_shape *b)
@@ -388,26 +370,22 @@ void mbp__pool_commit(mbp_world *w, uint16_t i, const mbp_aabb *box, const mbp_s
 {
     if (shape != NULL) {
         mbp_shape_slot *e = entry(w, i);
-        e->kind = shape->kind;
-        switch (shape->kind) {
+        e->kind = shape->kind; /* an oriented box, k-DOP or capsule */
 #if MBP_WITH_OBB
-        case MBP_SHAPE_OBB:
+        if (shape->kind == MBP_SHAPE_OBB) {
             e->u.obb = shape->u.obb;
-            break;
+        }
 #endif
 #if MBP_WITH_KDOP
-        case MBP_SHAPE_KDOP:
+        if (shape->kind == MBP_SHAPE_KDOP) {
             e->u.kdop = shape->u.kdop;
-            break;
+        }
 #endif
 #if MBP_WITH_CAPSULE
-        case MBP_SHAPE_CAPSULE:
+        if (shape->kind == MBP_SHAPE_CAPSULE) {
             e->u.capsule = shape->u.capsule;
-            break;
-#endif
-        default:
-            break;
         }
+#endif
         w->flags[i] |= MBP__SHAPE;
         return;
     }

@@ -12,7 +12,7 @@
  *   - in 3D, cross products of their edge directions with each other and with a segment;
  *   - for spheres and capsules, the direction between the closest features: from a point to its
  *     clamp into a box (in the box's frame), between two end points, the perpendicular from a
- *     point to a line (built as d x ((p - a) x d)), from a point to a k-DOP vertex.
+ *     point to a line (built as d x ((p - a) x d)), from a point to a k-DOP vertex or edge.
  * The file of each pair says which axes it tries and whether the list is complete.
  *
  * A shape's projection is an interval [lo, hi] of (x - o).L over its "core" (a box, an oriented
@@ -38,6 +38,24 @@
  *   - Local coordinates in a frame (axis construction only), scaled by 2^30: three products below
  *     2^30 (1 + 2^-10) * 2^31, so |t| < 1.51 * 2^62. Cross products take inputs scaled down to
  *     |.| <= 2^30 first (mbp__wnorm()), so each component is below 2^61.
+ *   - 3D k-DOP against a box or k-DOP (mbp_kdop.c, meet()): a box's diagonal bounds are sums of
+ *     three coordinates, below 3 * 2^30; the intersection's bounds, once they do not cross, lie
+ *     between the k-DOP's, so they are coordinates again, and tightening them sums three terms
+ *     of at most 4 (2^30 - 1) (in doubled units, exact).
+ *   - 3D k-DOP vertices (mbp_kdop.c, kverts_build()): relative to the centre c of the k-DOP's
+ *     box (|c| < 2^30), with the diagonal bounds clamped into the box's, every bound b is within
+ *     3 (2^30 - 1). A vertex is (1/d) sum_i f_i b_i e_i over 3 of them, d in {1, 2}, |f_i| <= 2,
+ *     e_i a 0/+-1 edge direction: doubled, an exact integer, a candidate's coordinates below
+ *     2^34.6 and its diagonal sums below 2^36.2; a vertex (inside the box) has doubled
+ *     coordinates within 2^31 - 2, kept as int32. Its projection 2v.L: three products below
+ *     2^31 * 2^28, so below 3 * 2^59; halved (rounded outwards) and shifted by (c - o).L
+ *     (below 3 * 2^59), a k-DOP's projection stays below 2^61.
+ *   - The k-DOP's own axes with its bounds as given: L = s n_j with s <= 2^28, times
+ *     b - n_j.o with |n_j.o| <= 3 (2^30 - 1): below 2^60.
+ *   - Choosing a k-DOP's nearest edge or vertex (coarse): the doubled points (below 2^33) are
+ *     shifted down to below 2^20, so squared lengths stay below 2^44, the parameter along an
+ *     edge is a Q16 fraction (te 2^16 / dd, numerator below 2^60) and squared distances below
+ *     2^48. The axis then comes from the points themselves (cross products, as above).
  * The only rounding is in the axes themselves (a direction off by about 2^-27) and the outward
  * rounding of projections; neither can hide an overlap. What they can do is report shapes apart
  * by less than about 2^-26 of their size plus a few raw units as touching.
@@ -121,6 +139,9 @@ void mbp__span(const mbp__prep *p, const mbp__axis *L, const mbp_scalar *o, mbp_
                mbp__w *hi);
 /* True when L separates a and b (with their radii). */
 bool mbp__apart(const mbp__prep *a, const mbp__prep *b, const mbp__axis *L, const mbp_scalar *o);
+/* The same from the spans of the cores, r the sum of the radii (r|L| is added between them). */
+bool mbp__apart_spans(mbp__w alo, mbp__w ahi, mbp__w blo, mbp__w bhi, mbp_scalar r,
+                      const mbp__axis *L);
 /* True when the axis made from v (if v is not zero) separates a and b. */
 bool mbp__apart_v(const mbp__prep *a, const mbp__prep *b, const mbp__w v[MBP_DIM],
                   const mbp_scalar *o);
@@ -146,12 +167,15 @@ bool mbp__seg_seg(const mbp__prep *a, const mbp__prep *b);       /* mbp_capsule.
 
 /* ---- mbp_kdop.c ---- */
 #if MBP_WITH_KDOP
-/* p = k ready for projections: in 2D tightened first (exact, and the vertices need it), in 3D
- * taken as given (the tests are sound with any bounds; the world stores k-DOPs tightened). */
+/* p = k ready for the tests: in 2D tightened first (exact, and the vertices need it), in 3D
+ * taken as given (the 3D tests are exact with any bounds; the world stores k-DOPs tightened). */
 void mbp__prep_kdop(mbp__prep *p, const mbp_kdop *k);
+#if MBP_DIM == 2
 void mbp__kdop_span(const mbp__kprep *k, const mbp__axis *L, const mbp_scalar *o, mbp__w *lo,
                     mbp__w *hi);
-/* The k-DOP k against any other prepared shape x. */
+#endif
+/* The k-DOP k against any other prepared shape x (3D: exact against a box, a k-DOP or an
+ * oriented box; conservative against a sphere or a capsule). */
 bool mbp__kdop_vs(const mbp__prep *k, const mbp__prep *x);
 mbp_status mbp__kdop_check(const mbp_kdop *k);
 void mbp__kdop_aabb(const mbp_kdop *k, mbp_aabb *out);

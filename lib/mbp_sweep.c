@@ -12,8 +12,9 @@
  * pairs overlapping on the sweep axis, O(n) to pick the axis. Worst case: the insertion sort
  * stops after n * log2(n) moves (bodies teleporting, a new axis) and a heap sort finishes it:
  * O(n log n), no recursion. k is n^2/2 when every body overlaps on the sweep axis (all on one
- * line across it): choose the axis, or let it be chosen. Adds are O(1); removes are O(1), the
- * next update compacts the array in O(n).
+ * line across it): choose the axis, or let it be chosen. An update after which nothing was
+ * added, moved, refiltered or removed costs O(1). Adds are O(1); removes are O(1), the next
+ * update compacts the array in O(n).
  * Queries: a binary search on the sorted mins for min >= query min - (largest extent), then a
  * scan up to the query max: O(log n + bodies in the window) when no body moved since the update;
  * bodies that did are skipped (the core tests them), and can only widen the window.
@@ -159,10 +160,8 @@ mbp_status mbp__sweep_init(mbp_world *w)
 mbp_status mbp__sweep_add(mbp_world *w, uint16_t i)
 {
     mbp_sweep_state *s = &w->be.sweep;
-    /* Live and dying bodies have distinct indices, so this cannot fill; checked all the same. */
-    if (s->count >= MBP_MAX_BODIES) {
-        return MBP_E_NOROOM;
-    }
+    /* Live and dying bodies have distinct indices, so this cannot fill. */
+    MBP__ASSERT(s->count < MBP_MAX_BODIES);
     s->order[s->count++] = i;
     return MBP_OK;
 }
@@ -176,6 +175,9 @@ void mbp__sweep_remove(mbp_world *w, uint16_t i)
 mbp_status mbp__sweep_update(mbp_world *w)
 {
     mbp_sweep_state *s = &w->be.sweep;
+    if (w->dirty_count == 0u && !s->removed && !mbp__pairs_overflowed(w)) {
+        return MBP_OK; /* nothing changed: the core keeps the last frame's pairs as they are */
+    }
     if (s->removed) {
         compact(w, s);
     }

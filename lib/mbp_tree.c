@@ -89,6 +89,9 @@
 /* A leaf keeps its place when an ancestor this high (or lower) holds its new fat box: see
  * reinsert(). Higher keeps more leaves in place, for looser subtrees (the walks test more). */
 #define KEEP_HEIGHT 4u
+#if KEEP_HEIGHT < 2
+#error "reinsert() relies on a leaf's parent (height <= 2) being kept in place"
+#endif
 #define FREE_MARK 0xFFu
 
 /* ---- boxes and their surface ---- */
@@ -692,9 +695,8 @@ static void reinsert(mbp_tree_state *t, uint16_t lf, const mbp_aabb *fresh, pair
         t->kept_in_place++;
         return;
     }
-    if (a != NUL && a == p) {
-        a = t->node[p].child1 == lf ? t->node[p].child2 : t->node[p].child1; /* replaces p */
-    }
+    /* a is not p: p, a leaf's parent, has height <= 2 (AVL), at most KEEP_HEIGHT, so a == p
+     * kept the leaf in place above. So a survives the removal of p. */
     remove_leaf(t, lf);
     leaf->box = *fresh;
     insert_leaf(t, lf, a != NUL ? a : t->root);

@@ -243,9 +243,7 @@ bool mbp_segment_aabb(const mbp_scalar p0[MBP_DIM], const mbp_scalar p1[MBP_DIM]
             return false;
         }
     }
-    if (out_n < 0) {
-        return false;
-    }
+    /* The exit is never before p0 (out_n >= 0): the segment's box meets the box. */
     if (in_n <= 0) {
         *t = 0;
     } else {

@@ -2,7 +2,8 @@
 # Included at the end of the top-level Makefile (it uses LIB_SRC, TEST_SRC, HOST_CFLAGS, ...).
 #
 #   make test-sanitize        the host suite under AddressSanitizer + UndefinedBehaviorSanitizer,
-#                             4 configs; any report aborts the run and counts as a failure
+#                             every config of HOST_CONFIGS; any report aborts the run and counts
+#                             as a failure
 #   make test-valgrind        the normal host binaries under valgrind (VALGRIND_CONFIGS)
 #   make fuzz [FUZZ_SECONDS=60] [FUZZ_CONFIGS=...]
 #                             libFuzzer: every compiled backend against brute force, each config
@@ -16,7 +17,9 @@
 #                             tools/stack/, tools/determinism/, included from the Makefile
 #
 # Each suite prints "<name>: N passed, N failed" lines like `make test`; a sanitizer or valgrind
-# report after a clean summary is turned into a failed line by tools/suite.sh.
+# report after a clean summary is turned into a failed line by tools/suite.sh. `make test` runs
+# test-sanitize, test-valgrind, fuzz with FUZZ_SECONDS=TEST_FUZZ_SECONDS (10) and coverage-suite
+# after its other suites.
 
 SAN_CC    ?= $(shell command -v clang >/dev/null 2>&1 && echo clang || echo gcc)
 SAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -59,6 +62,8 @@ test-valgrind: $(foreach c,$(VALGRIND_CONFIGS),build/host-$(c)/run)
 # fuzz_small is a tiny world (tests/fuzz/) where full bodies, pairs, events and backend storage
 # are reachable in a short input.
 FUZZ_SECONDS ?= 60
+# The bounded pass of `make test`: seconds per config (5 configs), after building them.
+TEST_FUZZ_SECONDS ?= 10
 FUZZ_CONFIGS ?= fuzz_small 2d_fixed 2d_float 3d_fixed 3d_float
 FUZZ_CC      ?= clang
 FUZZ_SRC     := tests/fuzz/fuzz_ops.c tests/fuzz/ops.c
@@ -79,7 +84,8 @@ fuzz: fuzz-build
 	  if ./$$d/fuzz -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 -rss_limit_mb=2048 \
 	       -print_final_stats=1 -artifact_prefix=$$d/findings/ $$d/corpus tests/fuzz/corpus \
 	       >$$d/log 2>&1; then \
-	    echo "fuzz-$${c//_/-}: 1 passed, 0 failed ($$(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' $$d/log | grep -o '[0-9]*$$') runs)"; \
+	    echo "fuzz-$${c//_/-}: $$(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' $$d/log | grep -o '[0-9]*$$') runs in $(FUZZ_SECONDS) s"; \
+	    echo "fuzz-$${c//_/-}: 1 passed, 0 failed"; \
 	  else \
 	    tail -n 40 $$d/log; ls $$d/findings; \
 	    echo "fuzz-$${c//_/-}: 0 passed, 1 failed (input in $$d/findings/)"; fail=1; \

@@ -1,11 +1,13 @@
 /* test_cover_backends.c: backend paths that the other test files do not take, found with
  * `make coverage` (docs/coverage.md lists what stays unreached and why): the sweep with no body
  * and before its first update, parameters out of range, the tree's only body removed, SAP's
- * quantization box (MBP_SAP_QUANTIZED) at its borders, the volume tests' last cases and the
- * internal key sort without payload. Small worlds, in test_w and test_w2 only: these run on the
+ * quantization box (MBP_SAP_QUANTIZED) at its borders, the volume tests' last cases, the
+ * internal key sort without payload, and the grid leaving incremental frames (pinned to full
+ * ones, or when a frame fills the pair set with moves still pending). Small worlds, in test_w and test_w2 only: these run on the
  * 16 KB micro:bit too. */
 #include "diff.h"
 #include "test_util.h"
+#include "cover/twin.h"
 #include "mbp_internal.h" /* mbp__sort_keys() */
 
 static mbp_status cb_init(mbp_world *w, const mbp_params *p)
@@ -393,5 +395,90 @@ TEST(quantized_sap_pairs_exactly_on_and_past_the_borders_of_its_box)
     cb_same(mbp_update(&test_w), mbp_update(&test_w2));
     CHECK_EQ(mbp_pair_count(&test_w), 2); /* 0-2 (touching) and 2-3 */
 #endif
+#endif
+}
+
+#if MBP_WITH_GRID
+/* The grid pinned to incremental frames (state.pin, as tests/cells_twin.h does), with brute
+ * force in test_w2; bodies added to both. */
+static void cb_grid_incremental(void)
+{
+    mbp_params p;
+    cb_params(&p, MBP_GRID);
+    CHECK_ST(cb_init(&test_w, &p), MBP_OK);
+    test_w.be.grid.pin = 1u;
+    p.backend = MBP_BRUTE;
+    CHECK_ST(cb_init(&test_w2, &p), MBP_OK);
+}
+
+/* Both updated: the same status, pairs stored and pairs lost (brute force counts exactly). */
+static void cb_same_count(void)
+{
+    mbp_status s1 = mbp_update(&test_w), s2 = mbp_update(&test_w2);
+    CHECK_ST(s1, s2);
+    CHECK_EQ(mbp_pair_count(&test_w), mbp_pair_count(&test_w2));
+    CHECK_EQ(mbp_get_stats(&test_w)->lost_pairs, mbp_get_stats(&test_w2)->lost_pairs);
+}
+#endif
+
+TEST(the_grid_leaves_incremental_frames_when_pinned_to_full_ones)
+{
+#if MBP_WITH_GRID
+    cb_grid_incremental();
+    for (int32_t i = 0; i < 4; i++) {
+        mbp_aabb b = box2(2 * i, 0, 2 * i + 2, 1); /* 0-1, 1-2, 2-3 touch */
+        twin_add(&b);
+    }
+    cb_same_count(); /* counts the candidates, then turns incremental */
+    CHECK_EQ(mbp_pair_count(&test_w), 3);
+    CHECK_EQ(test_w.be.grid.incr, 1);
+    test_w.be.grid.pin = 2u;
+    mbp_aabb b = box2(1, 0, 2, 1); /* body 3 onto 0 and 1 */
+    twin_move(3u, &b);
+    cb_same_count();
+    CHECK_EQ(test_w.be.grid.incr, 0);
+    CHECK_EQ(mbp_pair_count(&test_w), 4); /* 0-1, 1-2, 0-3, 1-3 */
+#endif
+}
+
+TEST(the_grid_abandons_an_incremental_frame_that_fills_the_pair_set_with_more_moves_pending)
+{
+#if MBP_WITH_GRID
+    /* A cluster of c bodies in one cell (its candidates fit the incremental mode), then m more
+     * bodies move into it in one update: the candidates of the first ones fill the pair set,
+     * the frame runs as a full one, and the moves after the one that filled it are applied
+     * without reports. */
+    const uint32_t low = MBP_MAX_PAIRS - MBP_MAX_PAIRS / 4u;
+    uint32_t c = 2u;
+    while ((c + 1u) * c / 2u <= low) {
+        c++;
+    }
+    uint32_t m = 0u, cand = c * (c - 1u) / 2u;
+    while (cand <= MBP_MAX_PAIRS) {
+        cand += c + m;
+        m++;
+    }
+    m++; /* one more after the move that fills the set */
+    if (c + m > MBP_MAX_BODIES || 5u * m + 4u > 60u) {
+        return; /* too few bodies, or coordinates past 60 units (64 is the range of cov_small) */
+    }
+    cb_grid_incremental();
+    for (uint32_t i = 0; i < c; i++) {
+        mbp_aabb b = box2(0, 0, 1, 1);
+        twin_add(&b);
+    }
+    for (uint32_t j = 0; j < m; j++) { /* each alone in its cell */
+        mbp_aabb b = box2(8 + 5 * (int32_t)j, 30, 9 + 5 * (int32_t)j, 31);
+        twin_add(&b);
+    }
+    cb_same_count();
+    CHECK_EQ(test_w.be.grid.incr, 1);
+    for (uint32_t j = 0; j < m; j++) {
+        mbp_aabb b = box2(0, 0, 1, 1);
+        twin_move((uint16_t)(c + j), &b);
+    }
+    cb_same_count(); /* MBP_E_PAIRS_FULL in both, the same count lost */
+    CHECK_EQ(test_w.be.grid.incr, 0);
+    CHECK(mbp_get_stats(&test_w)->lost_pairs > 0u);
 #endif
 }

@@ -245,11 +245,25 @@ TEST(touching_shapes_overlap_and_shapes_a_hair_apart_do_not)
         touch_then_apart(&d, obb_s(20, 0, 4, 8, 2));
 #endif
     } else {
-        /* 3D k-DOP tests are conservative: touching overlaps, and far enough apart does not */
-        mbp_shape s = sphere_s(20, 0, 4); /* at the vertex (16, 0, 0) */
-        CHECK(ov(&d, &s));
-        s.u.sphere.c[2] = e8(12); /* (20, 0, 12): 16/sqrt(3) from the face x + y + z = 16 */
-        CHECK(!ov(&d, &s));
+        /* against boxes, k-DOPs and oriented boxes the 3D tests are exact too */
+        mbp_shape b = box_s(8, 4, 24, 20); /* its corner (1, 1/2, 1/2) on x + y + z = 2 */
+        b.u.box.min[2] = e8(4);
+        b.u.box.max[2] = e8(20);
+        touch_then_apart(&d, b);
+        touch_then_apart(&d, diamond_s(32, 0, 16)); /* vertex to vertex */
+        touch_then_apart(&d, diamond_s(24, 8, 16)); /* on the plane x + y + z = 2 */
+#if MBP_WITH_OBB
+        touch_then_apart(&d, obb_s(20, 0, 4, 8, 2)); /* its face x = 2 on the vertex */
+        mbp_shape ob = obb_s(16, 12, 8, 8, 0); /* b as an oriented box (the other path) */
+        ob.u.obb.c[2] = e8(12);
+        ob.u.obb.h[2] = e8(8);
+        touch_then_apart(&d, ob);
+#endif
+        touch_then_apart(&d, sphere_s(20, 0, 4)); /* at the vertex (16, 0, 0) */
+#if MBP_WITH_CAPSULE
+        touch_then_apart(&d, capsule_s(20, 0, 20, 24, 4)); /* its end at the vertex */
+        touch_then_apart(&d, capsule_s(20, -24, 20, 24, 4)); /* its side at the vertex */
+#endif
     }
 #endif
 }
@@ -349,7 +363,6 @@ TEST(points_next_to_a_boundary_are_on_the_right_side)
         mbp_shape s;
         gen_shape(&rng, kind, c0, &s);
         ref_from(&s, &r);
-        bool exact = !(MBP_DIM == 3 && kind == MBP_SHAPE_KDOP);
         double in[3] = {0, 0, 0}, dir[3] = {0, 0, 0};
         for (int k = 0; k < MBP_DIM; k++) { /* an inner point: the middle of its box */
             double e[3] = {0, 0, 0};
@@ -399,7 +412,7 @@ TEST(points_next_to_a_boundary_are_on_the_right_side)
                 CHECK(lib);
             } else if (!ref_in(&r, x, far)) {
                 outside++;
-                CHECK(!lib || !exact);
+                CHECK(!lib);
             }
         }
     }
@@ -476,10 +489,9 @@ TEST(shapes_at_the_edges_of_the_range_give_the_same_answers)
         bool lib = ov(&a, &b);
         ref_from(&a, &ra);
         ref_from(&b, &rb);
-        bool exact = !(MBP_DIM == 3 && (ka == MBP_SHAPE_KDOP || kb == MBP_SHAPE_KDOP));
         double gap = ref_gap(&ra, &rb);
         if (gap > tol) {
-            CHECK(!lib || !exact);
+            CHECK(!lib);
             decided++;
         } else if (ref_common(&ra, &rb, tol, MBP_DIM == 2 ? 16 : 8)) {
             CHECK(lib);
@@ -515,5 +527,57 @@ TEST(shapes_at_the_edges_of_the_range_give_the_same_answers)
     c.u.capsule.r = MBP_RANGE - MBP_RANGE / 64;
     CHECK(!ov(&o, &c));
 #endif
+#endif
+#if MBP_WITH_KDOP && MBP_DIM == 3 && MBP_SCALAR == MBP_FIXED
+    /* The widest 14-DOP, every bound +-R (the octahedron |x| + |y| + |z| <= R), against the
+     * cube [R/3, R]^3 on its face x + y + z = R, then one raw unit further: the projections'
+     * largest magnitudes (mbp_shape.h), as a box and as an oriented box. R = 3 * 357913941. */
+    mbp_shape k;
+    k.kind = MBP_SHAPE_KDOP;
+    for (int j = 0; j < MBP_KDOP_AXES; j++) {
+        k.u.kdop.min[j] = -MBP_RANGE;
+        k.u.kdop.max[j] = MBP_RANGE;
+    }
+    const mbp_scalar third = MBP_RANGE / 3;
+    mbp_shape cube = box_s(0, 0, 0, 0), oc = obb_s(0, 0, 0, 0, 0);
+    for (int k3 = 0; k3 < 3; k3++) {
+        cube.u.box.min[k3] = third;
+        cube.u.box.max[k3] = MBP_RANGE;
+        oc.u.obb.c[k3] = 2 * third;
+        oc.u.obb.h[k3] = third;
+    }
+    CHECK_ST(mbp_shape_check(&k), MBP_OK);
+    CHECK_ST(mbp_shape_check(&oc), MBP_OK);
+    CHECK(ov(&k, &cube));
+    CHECK(ov(&k, &oc));
+    for (int k3 = 0; k3 < 3; k3++) {
+        cube.u.box.min[k3] = third + 1;
+        oc.u.obb.h[k3] = third - 1; /* [R/3 + 1, R - 1] */
+    }
+    CHECK(!ov(&k, &cube));
+    CHECK(!ov(&k, &oc));
+    /* turned: against the reference, at the same scale */
+    static ref_shape rk, ro;
+    ref_from(&k, &rk);
+    uint32_t turned = 0;
+    for (uint32_t i = 0; i < MANY(64u); i++) {
+        gen_rotation(&rng, oc.u.obb.rot);
+        for (int k3 = 0; k3 < 3; k3++) {
+            oc.u.obb.c[k3] = (mbp_scalar)gen_int(&rng, -MBP_RANGE / 2, MBP_RANGE / 2);
+            oc.u.obb.h[k3] = (mbp_scalar)gen_int(&rng, 0, MBP_RANGE / 4);
+        }
+        CHECK_ST(mbp_shape_check(&oc), MBP_OK);
+        ref_from(&oc, &ro);
+        bool lib = ov(&k, &oc);
+        double gap = ref_gap(&rk, &ro);
+        if (gap > tol) {
+            CHECK(!lib);
+            turned++;
+        } else if (ref_common(&rk, &ro, tol, 8)) {
+            CHECK(lib);
+            turned++;
+        }
+    }
+    CHECK(turned * 2u > MANY(64u));
 #endif
 }

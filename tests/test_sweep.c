@@ -1,5 +1,6 @@
 /* test_sweep.c: the single-axis sort-and-sweep backend. */
 #include "twin.h"
+#include "test_util.h"
 
 
 /* ---- sort and sweep ---- */
@@ -173,4 +174,23 @@ TEST(sweep_queries_match_brute_force_with_bodies_moved_since_the_update)
 TEST(sweep_keeps_two_bytes_per_body)
 {
     CHECK(sizeof(mbp_sweep_state) <= 2u * MBP_MAX_BODIES + 24u);
+}
+
+/* A body added and removed before the first update: that update runs (something changed) and
+ * finds no body, with the axis still unchosen; the world is empty and usable. */
+TEST(sweep_first_update_after_a_body_came_and_went_is_empty_and_usable)
+{
+    mbp_params p;
+    sweep_params(&p, MBP_AXIS_AUTO);
+    CHECK_ST(mbp_init(&test_w, &p), MBP_OK);
+    mbp_body h, h2;
+    mbp_aabb b = box2(0, 0, 1, 1);
+    CHECK_ST(mbp_add_box(&test_w, &b, 0u, &h), MBP_OK);
+    CHECK_ST(mbp_remove(&test_w, h), MBP_OK);
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+    CHECK_EQ(mbp_pair_count(&test_w), 0);
+    CHECK_ST(mbp_add_box(&test_w, &b, 0u, &h), MBP_OK);
+    CHECK_ST(mbp_add_box(&test_w, &b, 1u, &h2), MBP_OK);
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+    CHECK_EQ(mbp_pair_count(&test_w), 1);
 }

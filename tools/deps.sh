@@ -1,21 +1,35 @@
 #!/bin/sh
-# deps.sh: make sure the cross compiler, QEMU and the static analysers are there.
+# deps.sh: make sure the tools `make test` uses are there.
 #
 # Needs arm-none-eabi-gcc and qemu-system-arm (the targets link without a
-# C library, so newlib is not required), and clang-tidy, cppcheck and
-# python3 (its MISRA addon) for make analyze. Installs the Debian/Ubuntu
-# packages when it can do so without asking (root, or sudo without a
-# password); otherwise says what is missing and fails.
+# C library, so newlib is not required); clang-tidy, cppcheck and python3
+# (its MISRA addon) for make analyze; clang with its sanitizer and libFuzzer
+# runtimes (Debian: libclang-rt-dev) for make test-sanitize and make fuzz;
+# valgrind for make test-valgrind; gcovr for make coverage. Installs the
+# Debian/Ubuntu packages when it can do so without asking (root, or sudo
+# without a password); otherwise says what is missing and fails.
 
 set -u
 
-pkgs=""
-command -v arm-none-eabi-gcc >/dev/null 2>&1 || pkgs="$pkgs gcc-arm-none-eabi"
-command -v qemu-system-arm   >/dev/null 2>&1 || pkgs="$pkgs qemu-system-arm"
-command -v clang-tidy        >/dev/null 2>&1 || pkgs="$pkgs clang-tidy"
-command -v cppcheck          >/dev/null 2>&1 || pkgs="$pkgs cppcheck"
-command -v python3           >/dev/null 2>&1 || pkgs="$pkgs python3"
-pkgs=${pkgs# }
+# The packages whose tools are missing (one word list).
+missing() {
+    m=""
+    command -v arm-none-eabi-gcc >/dev/null 2>&1 || m="$m gcc-arm-none-eabi"
+    command -v qemu-system-arm   >/dev/null 2>&1 || m="$m qemu-system-arm"
+    command -v clang-tidy        >/dev/null 2>&1 || m="$m clang-tidy"
+    command -v cppcheck          >/dev/null 2>&1 || m="$m cppcheck"
+    command -v python3           >/dev/null 2>&1 || m="$m python3"
+    command -v valgrind          >/dev/null 2>&1 || m="$m valgrind"
+    command -v gcovr             >/dev/null 2>&1 || m="$m gcovr"
+    if ! command -v clang >/dev/null 2>&1; then
+        m="$m clang libclang-rt-dev"
+    elif ! ls "$(clang -print-runtime-dir 2>/dev/null)"/libclang_rt.fuzzer*.a >/dev/null 2>&1; then
+        m="$m libclang-rt-dev" # clang without its runtimes: no -fsanitize=fuzzer
+    fi
+    echo "${m# }"
+}
+
+pkgs=$(missing)
 [ -z "$pkgs" ] && exit 0
 
 if [ "$(id -u)" -eq 0 ]; then
@@ -33,13 +47,10 @@ if [ "$sudo" != "none" ] && command -v apt-get >/dev/null 2>&1; then
     if $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null &&
        $sudo env DEBIAN_FRONTEND=noninteractive \
            apt-get install -y -qq --no-install-recommends $pkgs >/dev/null &&
-       command -v arm-none-eabi-gcc >/dev/null 2>&1 &&
-       command -v qemu-system-arm >/dev/null 2>&1 &&
-       command -v clang-tidy >/dev/null 2>&1 &&
-       command -v cppcheck >/dev/null 2>&1 &&
-       command -v python3 >/dev/null 2>&1; then
+       [ -z "$(missing)" ]; then
         exit 0
     fi
+    pkgs=$(missing)
 fi
 
 echo "mbp: missing packages: $pkgs (install them with apt-get install --no-install-recommends $pkgs)" >&2

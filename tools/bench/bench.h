@@ -42,6 +42,7 @@ typedef enum {
     SCENE_CLUSTER,  /* a pile settling: bodies fall onto their rest places and stop */
     SCENE_TELEPORT, /* sparse, plus 1% of the bodies (at least one) jumping anywhere each frame */
     SCENE_STATIC,   /* sparse layout, nothing moves after frame 0 */
+    SCENE_CALM,     /* sparse layout, one body in 16 drifting, the others still (asleep) */
     SCENE_COUNT
 } bench_scene;
 

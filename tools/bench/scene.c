@@ -28,7 +28,8 @@ static gscene g_scene;
 static gbody g_b[MBP_MAX_BODIES];
 static bench_op g_ops[MBP_MAX_BODIES];
 
-static const char *const k_names[SCENE_COUNT] = {"sparse", "dense", "cluster", "teleport", "static"};
+static const char *const k_names[SCENE_COUNT] = {"sparse", "dense", "cluster", "teleport", "static",
+                                                    "calm"};
 
 static uint32_t rnd(gscene *g)
 {
@@ -222,6 +223,8 @@ static const bench_op *frame(bench_source *s, uint32_t f, uint32_t *count)
             if (!fall(&g_b[i])) {
                 continue; /* a sleeping body is not moved, as a physics engine would do */
             }
+        } else if (g->sc == SCENE_CALM && i % 16u != 0u) {
+            continue; /* asleep */
         } else {
             drift(g, &g_b[i]);
         }

@@ -42,8 +42,19 @@ for r in $sizes; do
     t=${r%%:*} c=${r##*:}
     echo "bench-shapes: flash and RAM, $t, config $c"
     while IFS='|' read -r v defs; do
-        fr=$(make --no-print-directory -s TARGET="$t" MBP_CONFIG="$c" BUILD_DIR="$out/size-$v" \
-            SHAPES_DEFS="$defs" shapes-probe 2>"$out/size-$t-$c-$v.log" | tail -1)
+        # The configurations set the options themselves: a config of the variant's own
+        # includes the machine's and redefines them (a -D would clash with the config).
+        mkdir -p "$out/cfg"
+        {
+            echo "#include \"mbp_config_$c.h\""
+            for d in $defs; do
+                d=${d#-D}
+                echo "#undef ${d%%=*}"
+                echo "#define ${d%%=*} ${d#*=}"
+            done
+        } >"$out/cfg/mbp_config_${c}_$v.h"
+        fr=$(make --no-print-directory -s TARGET="$t" MBP_CONFIG="${c}_$v" BUILD_DIR="$out/size-$v" \
+            SHAPES_DEFS="-I$PWD/$out/cfg" shapes-probe 2>"$out/size-$t-$c-$v.log" | tail -1)
         echo "SIZE,$t,$c,$v,$fr" >>"$rows"
     done <<<"$variants"
 done

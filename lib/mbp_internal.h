@@ -132,6 +132,12 @@ void mbp__sort_keys(uint32_t *key, uint8_t *payload, uint32_t n);
 void mbp__sort_pairs(mbp_pair *p, uint32_t n);
 void mbp__sort_u16(uint16_t *v, uint32_t n);
 void mbp__sort_hits(mbp_hit *h, uint32_t n);
+/* A query's kept results as a max-heap, n >= 1: heapify v[0..n), then keep x in place of the
+ * largest when x orders before it (hits: by t, then index). */
+void mbp__heapify_u16(uint16_t *v, uint32_t n);
+void mbp__heapify_hits(mbp_hit *h, uint32_t n);
+void mbp__keep_u16(uint16_t *v, uint32_t n, uint16_t x);
+void mbp__keep_hit(mbp_hit *h, uint32_t n, const mbp_hit *x);
 
 /* ---- exact tests the core applies to candidates (mbp_world.c) ---- */
 bool mbp__exact(const mbp_world *w, uint16_t a, uint16_t b);

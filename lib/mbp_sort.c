@@ -1,4 +1,5 @@
-/* mbp_sort.c: one heap sort for the four arrays the library orders.
+/* mbp_sort.c: one heap sort for the four arrays the library orders, and the same max-heap for a
+ * query that keeps only its smallest results.
  *
  * Heap sort because it is in place, O(n log n) in the worst case and needs no recursion or
  * stack: a frame with a burst of events or a query with many hits stays bounded. The element
@@ -19,6 +20,12 @@ static uint32_t pair_key(const mbp_pair *p)
     return (uint32_t)p->a << 16 | p->b;
 }
 
+/* Hits by t, then by index. */
+static bool hit_before(const mbp_hit *a, const mbp_hit *b)
+{
+    return a->t < b->t || (!(b->t < a->t) && a->index < b->index);
+}
+
 static bool less(const sortable *s, uint32_t i, uint32_t j)
 {
     switch (s->k) {
@@ -36,7 +43,7 @@ static bool less(const sortable *s, uint32_t i, uint32_t j)
     }
     default: {
         const mbp_hit *v = (const mbp_hit *)s->a;
-        return v[i].t < v[j].t || (!(v[j].t < v[i].t) && v[i].index < v[j].index);
+        return hit_before(&v[i], &v[j]);
     }
     }
 }
@@ -98,14 +105,19 @@ static void sift_down(const sortable *s, uint32_t root, uint32_t n)
     }
 }
 
+static void heapify(const sortable *s, uint32_t n)
+{
+    for (uint32_t i = n / 2u; i-- > 0u;) {
+        sift_down(s, i, n);
+    }
+}
+
 static void heap_sort(const sortable *s, uint32_t n)
 {
     if (n < 2u) {
         return;
     }
-    for (uint32_t i = n / 2u; i-- > 0u;) {
-        sift_down(s, i, n);
-    }
+    heapify(s, n);
     for (uint32_t end = n - 1u; end > 0u; end--) {
         swap(s, 0u, end);
         sift_down(s, 0u, end);
@@ -134,4 +146,34 @@ void mbp__sort_hits(mbp_hit *h, uint32_t n)
 {
     sortable s = {K_HITS, h, NULL};
     heap_sort(&s, n);
+}
+
+void mbp__heapify_u16(uint16_t *v, uint32_t n)
+{
+    sortable s = {K_U16, v, NULL};
+    heapify(&s, n);
+}
+
+void mbp__heapify_hits(mbp_hit *h, uint32_t n)
+{
+    sortable s = {K_HITS, h, NULL};
+    heapify(&s, n);
+}
+
+void mbp__keep_u16(uint16_t *v, uint32_t n, uint16_t x)
+{
+    if (x < v[0]) {
+        sortable s = {K_U16, v, NULL};
+        v[0] = x;
+        sift_down(&s, 0u, n);
+    }
+}
+
+void mbp__keep_hit(mbp_hit *h, uint32_t n, const mbp_hit *x)
+{
+    if (hit_before(x, &h[0])) {
+        sortable s = {K_HITS, h, NULL};
+        h[0] = *x;
+        sift_down(&s, 0u, n);
+    }
 }

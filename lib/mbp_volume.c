@@ -61,12 +61,7 @@ mbp_status mbp_sphere_check(const mbp_sphere *s)
 
 bool mbp_aabb_overlap(const mbp_aabb *a, const mbp_aabb *b)
 {
-    for (int k = 0; k < MBP_DIM; k++) {
-        if (a->max[k] < b->min[k] || b->max[k] < a->min[k]) {
-            return false;
-        }
-    }
-    return true;
+    return mbp__boxes_meet(a, b);
 }
 
 bool mbp_aabb_contains(const mbp_aabb *outer, const mbp_aabb *inner)

@@ -336,12 +336,16 @@ mbp_status mbp_get_box(const mbp_world *w, mbp_body h, mbp_aabb *out)
 
 /* ---- the exact test applied to every candidate ---- */
 
+/* The filters both ways and the box test: all that two box bodies need. */
+MBP__HOT bool boxes_pair(const mbp_world *w, uint16_t a, uint16_t b)
+{
+    return (w->category[a] & w->mask[b]) != 0u && (w->category[b] & w->mask[a]) != 0u &&
+           mbp__boxes_meet(&w->box[a], &w->box[b]);
+}
+
 bool mbp__exact(const mbp_world *w, uint16_t a, uint16_t b)
 {
-    if ((w->category[a] & w->mask[b]) == 0u || (w->category[b] & w->mask[a]) == 0u) {
-        return false;
-    }
-    if (!mbp__boxes_meet(&w->box[a], &w->box[b])) {
+    if (!boxes_pair(w, a, b)) {
         return false;
     }
     if (w->params.aabb_only) {
@@ -486,12 +490,8 @@ mbp_status mbp_update(mbp_world *w)
         bool hit;
         if (!w->full_frame && ((f & MBP__NEW) != 0u || ((fa | fb) & MBP__DIRTY) != 0u)) {
             uint16_t a = (uint16_t)(key >> 16), b = (uint16_t)(key & 0xFFFFu);
-            if (((fa | fb) & MBP__VOLUME) == 0u) { /* two boxes: mbp__exact() inlined */
-                hit = (w->category[a] & w->mask[b]) != 0u && (w->category[b] & w->mask[a]) != 0u &&
-                      mbp__boxes_meet(&w->box[a], &w->box[b]);
-            } else {
-                hit = mbp__exact(w, a, b);
-            }
+            /* two boxes: mbp__exact()'s first step, inlined */
+            hit = ((fa | fb) & MBP__VOLUME) == 0u ? boxes_pair(w, a, b) : mbp__exact(w, a, b);
         } else {
             hit = (f & MBP__HIT) != 0u;
         }
@@ -601,64 +601,6 @@ typedef struct {
     uint32_t count;
 } query;
 
-/* Result k of the buffer is (t_k, i_k); boxes and points have t = 0. */
-static void q_get(const query *q, uint32_t k, uint16_t *i, mbp_scalar *t)
-{
-    if (q->kind == Q_RAY) {
-        *i = q->hits[k].index;
-        *t = q->hits[k].t;
-    } else {
-        *i = q->out[k];
-        *t = 0;
-    }
-}
-
-static void q_put(query *q, uint32_t k, uint16_t i, mbp_scalar t)
-{
-    if (q->kind == Q_RAY) {
-        q->hits[k].index = i;
-        q->hits[k].t = t;
-    } else {
-        q->out[k] = i;
-    }
-}
-
-/* (t, i) orders before result k: by t, then by index. */
-static bool q_less(const query *q, uint16_t i, mbp_scalar t, uint32_t k)
-{
-    uint16_t ik;
-    mbp_scalar tk;
-    q_get(q, k, &ik, &tk);
-    return t < tk || (!(tk < t) && i < ik);
-}
-
-/* Sifts result r down the max-heap held in the buffer's q->cap results. */
-static void q_sift(query *q, uint32_t r)
-{
-    uint16_t i;
-    mbp_scalar t;
-    q_get(q, r, &i, &t);
-    for (;;) {
-        uint32_t c = 2u * r + 1u;
-        if (c >= q->cap) {
-            break;
-        }
-        uint16_t ic;
-        mbp_scalar tc;
-        if (c + 1u < q->cap) {
-            q_get(q, c, &ic, &tc);
-            c += q_less(q, ic, tc, c + 1u) ? 1u : 0u; /* the larger child */
-        }
-        if (!q_less(q, i, t, c)) {
-            break;
-        }
-        q_get(q, c, &ic, &tc);
-        q_put(q, r, ic, tc);
-        r = c;
-    }
-    q_put(q, r, i, t);
-}
-
 static void q_test(query *q, uint16_t i)
 {
     const mbp_world *w = q->w;
@@ -701,20 +643,27 @@ static void q_test(query *q, uint16_t i)
     if (!in) {
         return;
     }
+    mbp_hit hit = {i, t};
     if (q->count < q->cap) {
-        q_put(q, q->count, i, t);
+        if (q->kind == Q_RAY) {
+            q->hits[q->count] = hit;
+        } else {
+            q->out[q->count] = i;
+        }
     } else if (q->cap != 0u) {
         /* Full: keep the cap smallest results, so that what a truncated query returns does not
          * depend on the backend's visiting order. The buffer becomes a max-heap on the first
          * result that does not fit; a result smaller than the largest kept replaces it. */
-        if (q->count == q->cap) {
-            for (uint32_t r = q->cap / 2u; r-- > 0u;) {
-                q_sift(q, r);
+        if (q->kind == Q_RAY) {
+            if (q->count == q->cap) {
+                mbp__heapify_hits(q->hits, q->cap);
             }
-        }
-        if (q_less(q, i, t, 0u)) {
-            q_put(q, 0u, i, t);
-            q_sift(q, 0u);
+            mbp__keep_hit(q->hits, q->cap, &hit);
+        } else {
+            if (q->count == q->cap) {
+                mbp__heapify_u16(q->out, q->cap);
+            }
+            mbp__keep_u16(q->out, q->cap, i);
         }
     }
     q->count++;

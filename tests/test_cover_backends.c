@@ -260,31 +260,7 @@ static void cb_same(mbp_status s1, mbp_status s2)
 {
     CHECK_ST(s1, s2);
     CHECK(s1 == MBP_OK || s1 == MBP_E_EVENTS_FULL);
-    mbp_sort_pairs(&test_w);
-    mbp_sort_pairs(&test_w2);
-    uint32_t i1 = 0u, i2 = 0u;
-    mbp_pair p1, p2;
-    bool more1, more2;
-    do {
-        more1 = mbp_next_pair(&test_w, &i1, &p1);
-        more2 = mbp_next_pair(&test_w2, &i2, &p2);
-        CHECK(more1 == more2);
-        CHECK(!more1 || !more2 || (p1.a == p2.a && p1.b == p2.b));
-    } while (more1 && more2);
-    if (s1 != MBP_OK) {
-        return;
-    }
-    uint32_t n1, n2, e1, e2;
-    const mbp_pair *b1 = mbp_begun(&test_w, &n1), *b2 = mbp_begun(&test_w2, &n2);
-    const mbp_pair *d1 = mbp_ended(&test_w, &e1), *d2 = mbp_ended(&test_w2, &e2);
-    CHECK_EQ(n1, n2);
-    CHECK_EQ(e1, e2);
-    for (uint32_t k = 0; k < n1 && k < n2; k++) {
-        CHECK(b1[k].a == b2[k].a && b1[k].b == b2[k].b);
-    }
-    for (uint32_t k = 0; k < e1 && k < e2; k++) {
-        CHECK(d1[k].a == d2[k].a && d1[k].b == d2[k].b);
-    }
+    CHECK(twin_same(s1 == MBP_OK));
 }
 #endif
 

@@ -1,9 +1,11 @@
 /* twin.h: the same call on test_w (the backend under test) and test_w2 (brute force), for
- * tests/test_cover_*.c; each must succeed, and bodies get the same index in both. */
+ * tests/test_cover_*.c; each must succeed, and bodies get the same index in both. twin_same()
+ * (tests/twin.h) compares what the two worlds hold. */
 #ifndef COVER_TWIN_H
 #define COVER_TWIN_H
 
 #include "../diff.h"
+#include "../twin.h"
 
 static inline void twin_add(const mbp_aabb *b)
 {

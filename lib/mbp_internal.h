@@ -15,6 +15,9 @@
  *   incremental:  it calls mbp__candidate(w, a, b) when a pair becomes a candidate and
  *                 mbp__uncandidate(w, a, b) when it stops being one; the pair set remembers
  *                 candidates between frames and the core re-tests candidates of bodies that moved.
+ *                 An ended candidate that did not overlap in the last update leaves the pair set
+ *                 at once (its room is free for this frame's reports); one that did waits for
+ *                 mbp_update() to give its end event, unless it is reported again first.
  *                 When the pair set was full (mbp__pairs_overflowed(w)), candidates were lost and
  *                 the backend must run a full frame instead.
  *
@@ -60,6 +63,7 @@
 #define MBP__SHAPE 0x10u /* the volume is the pool entry's oriented box, k-DOP or capsule */
 #define MBP__FAST 0x20u  /* w->box is the bound of the step (mbp_set_fast) */
 #define MBP__VOLUME (MBP__SPHERE | MBP__SHAPE | MBP__FAST) /* more to test than the box */
+#define MBP__FILTER 0x40u /* category or mask differ from the defaults (which always pass) */
 
 /* Pair-set entry flags. */
 #define MBP__CAND 0x01u /* the backend reports this pair as a candidate */
@@ -79,10 +83,14 @@ void mbp__drop_new_candidates(mbp_world *w); /* see mbp_world.c; the tree uses i
 
 /* Small functions on the per-body path (every move of every body) are inlined where the
  * compiler allows it: at -Os gcc would call them, and a call costs about what they do. */
+/* A hot loop kept out of its only caller, so that the loop's variables get the registers (gcc
+ * would inline it and spill them). */
 #if defined(__GNUC__)
 #define MBP__HOT static inline __attribute__((always_inline))
+#define MBP__LOOP static __attribute__((noinline))
 #else
 #define MBP__HOT static inline
+#define MBP__LOOP static
 #endif
 
 /* True for a box mbp_aabb_check() accepts with MBP_OK, in three comparisons an axis (NaN fails

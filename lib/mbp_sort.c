@@ -112,9 +112,18 @@ static void heapify(const sortable *s, uint32_t n)
     }
 }
 
+/* Below this many elements, insertion sort: fewer steps than the heap (a frame's events are
+ * usually a handful), and its worst case, SMALL_SORT^2 / 2 steps, is still a constant. */
+#define SMALL_SORT 16u
+
 static void heap_sort(const sortable *s, uint32_t n)
 {
-    if (n < 2u) {
+    if (n <= SMALL_SORT) {
+        for (uint32_t i = 1u; i < n; i++) {
+            for (uint32_t j = i; j > 0u && less(s, j, j - 1u); j--) {
+                swap(s, j, j - 1u);
+            }
+        }
         return;
     }
     heapify(s, n);

@@ -106,7 +106,7 @@ MBP__HOT bool ov(const mbp_aabb *a, const mbp_aabb *b)
     return true;
 }
 
-static inline void unite(const mbp_aabb *a, const mbp_aabb *b, mbp_aabb *out)
+MBP__HOT void unite(const mbp_aabb *a, const mbp_aabb *b, mbp_aabb *out)
 {
     for (int k = 0; k < MBP_DIM; k++) {
         out->min[k] = a->min[k] < b->min[k] ? a->min[k] : b->min[k];
@@ -449,7 +449,7 @@ MBP__HOT uint32_t walk_inner(const mbp_tree_state *t, uint16_t r, const mbp_aabb
 {
     uint16_t stack[MBP_TREE_STACK];
     uint32_t cap = t->stack_cap < MBP_TREE_STACK ? t->stack_cap : MBP_TREE_STACK;
-    uint32_t sp = 0u, tests = 0u;
+    uint32_t sp = 0u, pushes = 1u, extra = 0u;
     const mbp_aabb q = *box; /* a local the calls below cannot change: kept in registers */
     if (cap == 0u) {
         ++*overflows;
@@ -461,17 +461,17 @@ MBP__HOT uint32_t walk_inner(const mbp_tree_state *t, uint16_t r, const mbp_aabb
     stack[sp++] = nodes[r].child2;
     for (;;) {
         const mbp_tree_node *cn = &nodes[c];
-        tests++;
         if (ov(&cn->box, &q)) {
-            if (cn->child1 == NUL) {
+            if (cn->height == 0u) {
                 fn(ctx, cn->child2);
             } else if (sp < cap) {
                 stack[sp++] = cn->child2;
+                pushes++;
                 c = cn->child1;
                 continue;
             } else {
                 ++*overflows;
-                tests += walk_linked(t, c, &q, fn, ctx) - 1u;
+                extra += walk_linked(t, c, &q, fn, ctx) - 1u; /* c is tested again there */
             }
         }
         if (sp == 0u) {
@@ -479,7 +479,9 @@ MBP__HOT uint32_t walk_inner(const mbp_tree_state *t, uint16_t r, const mbp_aabb
         }
         c = stack[--sp];
     }
-    return tests;
+    /* Each push means two tests, not counted one by one in the loop: the first child's, at once,
+     * and the second child's, when it is popped. */
+    return 2u * pushes + extra;
 }
 
 /* As walk_inner() for any node r, tested here. */
@@ -518,7 +520,7 @@ static uint32_t walk_around(const mbp_tree_state *t, uint16_t lf, const mbp_aabb
         if (!ov(&sn->box, &q)) {
             continue;
         }
-        if (sn->child1 == NUL) {
+        if (sn->height == 0u) {
             fn(ctx, sn->child2);
         } else {
             tests += walk_inner(t, sib, &q, fn, ctx, overflows);
@@ -745,17 +747,17 @@ static bool update_body(mbp_world *w, uint16_t i, bool full, uint32_t *tests)
  * swept leaf also not too big, checked one frame in four; in a full frame, every leaf not too
  * big, strictly) costs nothing here but the note of its position. Returns the position of the first other one, or nd. A
  * removed body has no leaf (mbp__tree_remove), so it stops the loop too. */
-static uint32_t skip_kept(mbp_world *w, uint32_t di, uint32_t nd, bool strict)
+MBP__LOOP uint32_t skip_kept(mbp_world *w, uint32_t di, uint32_t nd, bool strict)
 {
     mbp_tree_state *t = &w->be.tree;
     const uint16_t *dirty = w->dirty;
     const mbp_aabb *boxes = w->box;
     const uint16_t *leaves = t->leaf;
     const mbp_tree_node *nodes = t->node;
-    uint32_t kept = 0u;
+    const uint32_t first = di;
     for (; di < nd; di++) {
-        uint16_t i = dirty[di];
-        uint16_t lf = leaves[i];
+        uint32_t i = dirty[di];
+        uint32_t lf = leaves[i];
         const mbp_aabb *box = &boxes[i];
         if (lf == NUL || !inside(&nodes[lf].box, box)) {
             break; /* new, moved out, or removed (its leaf is gone): the caller looks */
@@ -773,9 +775,8 @@ static uint32_t skip_kept(mbp_world *w, uint32_t di, uint32_t nd, bool strict)
         for (int k = 0; k < MBP_DIM; k++) {
             ref[k] = box->min[k];
         }
-        kept++;
     }
-    t->kept += kept;
+    t->kept += di - first; /* every body the loop went past */
     return di;
 }
 

@@ -127,6 +127,8 @@ mbp_status MBP_INIT_SYMBOL(mbp_world *w, const mbp_params *p, uint32_t world_siz
     w->live_count = 0u;
     w->high = 0u;
     w->full_frame = 0u;
+    w->touched = 0u;
+    w->dropped = 0u;
     mbp__pairs_clear(&w->pairs);
 #if MBP__POOL
     mbp__pool_init(w);
@@ -220,8 +222,9 @@ mbp_status mbp_add_sphere(mbp_world *w, const mbp_sphere *s, uint32_t user, mbp_
 }
 #endif
 
-mbp_status mbp__move_body(mbp_world *w, mbp_body h, const mbp_aabb *box, const mbp_sphere *s,
-                          const mbp_shape *shape)
+/* Inlined into mbp_move_box(), the hot path, where s and shape are NULL and fold away. */
+MBP__HOT mbp_status move_body(mbp_world *w, mbp_body h, const mbp_aabb *box, const mbp_sphere *s,
+                              const mbp_shape *shape)
 {
     MBP__CHECK_WORLD(w);
     if (!handle_ok(w, h)) {
@@ -268,13 +271,19 @@ mbp_status mbp__move_body(mbp_world *w, mbp_body h, const mbp_aabb *box, const m
     return MBP_OK;
 }
 
+mbp_status mbp__move_body(mbp_world *w, mbp_body h, const mbp_aabb *box, const mbp_sphere *s,
+                          const mbp_shape *shape)
+{
+    return move_body(w, h, box, s, shape);
+}
+
 mbp_status mbp_move_box(mbp_world *w, mbp_body h, const mbp_aabb *box)
 {
     MBP__ASSERT(box != NULL);
     if (!mbp__box_good(box)) {
         return mbp_aabb_check(box); /* which error */
     }
-    return mbp__move_body(w, h, box, NULL, NULL);
+    return move_body(w, h, box, NULL, NULL);
 }
 
 #if MBP_WITH_SPHERES
@@ -299,6 +308,11 @@ mbp_status mbp_set_filter(mbp_world *w, mbp_body h, uint16_t category, uint16_t 
     uint16_t i = (uint16_t)(h.slot1 - 1u);
     w->category[i] = category;
     w->mask[i] = mask;
+    if (category == MBP_DEFAULT_CATEGORY && mask == MBP_DEFAULT_MASK) {
+        w->flags[i] &= (uint8_t)~MBP__FILTER;
+    } else {
+        w->flags[i] |= MBP__FILTER;
+    }
     mark_dirty(w, i); /* its candidate pairs are tested again at the next update */
     return MBP_OK;
 }
@@ -336,11 +350,15 @@ mbp_status mbp_get_box(const mbp_world *w, mbp_body h, mbp_aabb *out)
 
 /* ---- the exact test applied to every candidate ---- */
 
-/* The filters both ways and the box test: all that two box bodies need. */
+/* The filters both ways and the box test: all that two box bodies need. Two bodies with the
+ * default filters always pass them (MBP__FILTER marks the others), so most pairs skip the test. */
 MBP__HOT bool boxes_pair(const mbp_world *w, uint16_t a, uint16_t b)
 {
-    return (w->category[a] & w->mask[b]) != 0u && (w->category[b] & w->mask[a]) != 0u &&
-           mbp__boxes_meet(&w->box[a], &w->box[b]);
+    if (((w->flags[a] | w->flags[b]) & MBP__FILTER) != 0u &&
+        ((w->category[a] & w->mask[b]) == 0u || (w->category[b] & w->mask[a]) == 0u)) {
+        return false;
+    }
+    return mbp__boxes_meet(&w->box[a], &w->box[b]);
 }
 
 bool mbp__exact(const mbp_world *w, uint16_t a, uint16_t b)
@@ -382,6 +400,7 @@ void mbp__full_frame(mbp_world *w, bool keep_candidates)
     uint8_t clear = keep_candidates ? MBP__CAND : (MBP__CAND | MBP__HIT | MBP__NEW);
     w->full_frame = (uint8_t)(keep_candidates ? 0u : 1u);
     w->touched = 1u;
+    w->dropped = 1u;
     for (uint32_t k = 0; k < w->pairs.count; k++) {
         w->pairs.flag[k] &= (uint8_t)~clear;
     }
@@ -411,9 +430,15 @@ void mbp__candidate(mbp_world *w, uint16_t a, uint16_t b)
 void mbp__uncandidate(mbp_world *w, uint16_t a, uint16_t b)
 {
     int32_t k = mbp__pairs_find(&w->pairs, mbp__key(a, b));
-    if (k >= 0) {
-        w->pairs.flag[k] &= (uint8_t)~MBP__CAND;
-        w->touched = 1u;
+    if (k < 0) {
+        return;
+    }
+    w->touched = 1u;
+    if ((w->pairs.flag[k] & MBP__PREV) == 0u) {
+        mbp__pairs_remove_at(&w->pairs, (uint32_t)k); /* no end event to give: gone at once */
+    } else {
+        w->pairs.flag[k] &= (uint8_t)~MBP__CAND; /* mbp_update() ends it */
+        w->dropped = 1u;
     }
 }
 
@@ -451,6 +476,64 @@ static void push_event(mbp_world *w, uint32_t key, bool begun)
     e->b = (uint16_t)(key & 0xFFFFu);
 }
 
+/* The first part of the frame's walk over the pair set, when the backend ended candidates or
+ * bodies were removed: drops the pairs that are no longer candidates or lost a body, with an end
+ * event for those that overlapped. */
+static void drop_gone(mbp_world *w)
+{
+    mbp_pairset *ps = &w->pairs;
+    const bool dying = w->dying_head != 0u;
+    for (uint32_t k = 0; k < ps->count;) {
+        uint32_t key = ps->key[k];
+        uint8_t f = ps->flag[k];
+        if ((f & MBP__CAND) == 0u || (dying && (!mbp__active(w, (uint16_t)(key >> 16)) ||
+                                                !mbp__active(w, (uint16_t)(key & 0xFFFFu))))) {
+            if (f & MBP__PREV) {
+                push_event(w, key, false);
+            }
+            mbp__pairs_remove_at(ps, k); /* the last entry moves to k: look at k again */
+        } else {
+            k++;
+        }
+    }
+}
+
+/* The rest: tests again the pairs with a moved body or new (unless a full frame decided them
+ * already), records begin and end events. Returns the pairs that overlap. A function of its own,
+ * with no call on its common path: the loop keeps its variables in registers. */
+MBP__LOOP uint32_t test_pairs(mbp_world *w, bool full)
+{
+    mbp_pairset *ps = &w->pairs;
+    const uint8_t *flags = w->flags;
+    const mbp_aabb *box = w->box;
+    const uint32_t *keys = ps->key;
+    uint8_t *pflag = ps->flag;
+    const uint32_t n = ps->count;
+    const uint32_t test = full ? 0u : (uint32_t)(MBP__NEW | MBP__DIRTY); /* NEW: pair flag */
+    uint32_t hits = 0u;
+    for (uint32_t k = 0; k < n; k++) {
+        uint32_t key = keys[k];
+        uint32_t f = pflag[k];
+        uint32_t a = key >> 16, b = key & 0xFFFFu;
+        uint32_t fab = (uint32_t)flags[a] | flags[b]; /* both bodies' flags */
+        bool hit;
+        if ((((f & MBP__NEW) | (fab & MBP__DIRTY)) & test) == 0u) {
+            hit = (f & MBP__HIT) != 0u;
+        } else if ((fab & (MBP__VOLUME | MBP__FILTER)) == 0u) {
+            /* Two boxes with the default filters: only the box test of mbp__exact(), inlined. */
+            hit = mbp__boxes_meet(&box[a], &box[b]);
+        } else {
+            hit = mbp__exact(w, (uint16_t)a, (uint16_t)b);
+        }
+        if (hit != ((f & MBP__PREV) != 0u)) {
+            push_event(w, key, hit);
+        }
+        pflag[k] = (uint8_t)(hit ? (MBP__CAND | MBP__HIT | MBP__PREV) : MBP__CAND);
+        hits += hit ? 1u : 0u;
+    }
+    return hits;
+}
+
 mbp_status mbp_update(mbp_world *w)
 {
     MBP__CHECK_WORLD(w);
@@ -459,6 +542,7 @@ mbp_status mbp_update(mbp_world *w)
      * backend has run. */
     w->full_frame = 0u;
     w->touched = 0u;
+    w->dropped = 0u;
     w->stats.tests = 0u;
     bool was_whole = w->stats.lost_pairs == 0u; /* the last update stored every pair */
     mbp_status st = mbp__backend_update(w);
@@ -472,38 +556,10 @@ mbp_status mbp_update(mbp_world *w)
      * nothing to walk (a static frame costs the backend's update only). */
     bool same = w->touched == 0u && w->dirty_count == 0u && w->dying_head == 0u && lost == 0u &&
                 was_whole;
-    uint32_t hits = same ? ps->hits : 0u;
-    for (uint32_t k = 0; !same && k < ps->count;) {
-        uint32_t key = ps->key[k];
-        uint8_t f = ps->flag[k];
-        /* Both bodies' flags, read once: live and not dying, and dirty. */
-        uint8_t fa = w->flags[key >> 16], fb = w->flags[key & 0xFFFFu];
-        bool gone = (f & MBP__CAND) == 0u || (fa & (MBP__LIVE | MBP__DYING)) != MBP__LIVE ||
-                    (fb & (MBP__LIVE | MBP__DYING)) != MBP__LIVE;
-        if (gone) {
-            if (f & MBP__PREV) {
-                push_event(w, key, false);
-            }
-            mbp__pairs_remove_at(ps, k); /* the last entry moves to k: look at k again */
-            continue;
-        }
-        bool hit;
-        if (!w->full_frame && ((f & MBP__NEW) != 0u || ((fa | fb) & MBP__DIRTY) != 0u)) {
-            uint16_t a = (uint16_t)(key >> 16), b = (uint16_t)(key & 0xFFFFu);
-            /* two boxes: mbp__exact()'s first step, inlined */
-            hit = ((fa | fb) & MBP__VOLUME) == 0u ? boxes_pair(w, a, b) : mbp__exact(w, a, b);
-        } else {
-            hit = (f & MBP__HIT) != 0u;
-        }
-        if (hit && (f & MBP__PREV) == 0u) {
-            push_event(w, key, true);
-        } else if (!hit && (f & MBP__PREV) != 0u) {
-            push_event(w, key, false);
-        }
-        ps->flag[k] = (uint8_t)(MBP__CAND | (hit ? (MBP__HIT | MBP__PREV) : 0u));
-        hits += hit ? 1u : 0u;
-        k++;
+    if (!same && (w->dropped != 0u || w->dying_head != 0u)) {
+        drop_gone(w);
     }
+    uint32_t hits = same ? ps->hits : test_pairs(w, w->full_frame != 0u);
     ps->hits = hits;
     w->stats.pairs = hits;
     mbp__sort_pairs(w->events, w->stats.begun);

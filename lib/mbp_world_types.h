@@ -119,6 +119,7 @@ typedef struct mbp_world {
     mbp_stats stats;
     uint8_t full_frame;   /* set by the backend: this frame reports every pair anew */
     uint8_t touched;      /* the backend started or ended a candidate in this update */
+    uint8_t dropped;      /* the backend ended a candidate, or rebuilt, in this update */
 
     mbp_backend_state be;
 } mbp_world;

@@ -24,6 +24,8 @@ BENCH_M0_NS   ?= 32
 # (-mcpu=cortex-m0, armv6-m) also runs on mps2-an385's 4 MB; -icount counts its instructions.
 BENCH_M0BIG_NS ?= 256 1024
 BENCH_QEMU_TIMEOUT ?= 600
+# Measured frames per scene under QEMU, after 30 of warm-up (tools/bench/bench.c, docs/bench.md).
+BENCH_QEMU_FRAMES ?= 100
 BENCH_SRC := tools/bench/bench.c tools/bench/scene.c
 BENCH_HDR := tools/bench/bench.h config/mbp_config_bench.h config/mbp_config_bench_m0.h
 BENCH_HOST_CFLAGS := -std=c99 -O2 -g -ffp-contract=off $(WARN) -Ilib -Iport -Iconfig \
@@ -179,7 +181,7 @@ ifneq ($(filter-out host cortex-m0,$(TARGET)),)
 BENCH_PLATFORM_NAME ?= $(TARGET)
 ifneq ($(BENCH_N),)
 CROSS_CFLAGS += -Itools/bench -DBENCH_N=$(BENCH_N) -DBENCH_PLATFORM='"$(BENCH_PLATFORM_NAME)"' \
-                -DBENCH_WARMUP=30u -DBENCH_FRAMES=10u -DBENCH_RUNS=1u
+                -DBENCH_WARMUP=30u -DBENCH_FRAMES=$(BENCH_QEMU_FRAMES)u -DBENCH_RUNS=1u
 endif
 
 $(CROSS_BUILD)/bench.elf: $(call cross_objs,$(LIB_SRC) $(BENCH_SRC)) $(CROSS_PORT_OBJS)

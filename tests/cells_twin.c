@@ -399,6 +399,22 @@ void cells_noroom_check(mbp_backend backend)
         big.max[k] -= half;
     }
     CHECK_ST(twin_move(pnt, &big), MBP_E_NOROOM);
+#if MBP_WITH_SPHERES
+    {
+        /* The same refusal through mbp_move_sphere(): the body keeps its box and stays a box. */
+        mbp_sphere ball;
+        for (int k = 0; k < MBP_DIM; k++) {
+            ball.c[k] = (big.min[k] + big.max[k]) / 2;
+        }
+        ball.r = (big.max[0] - big.min[0]) / 2;
+        mbp_aabb kept;
+        CHECK_ST(mbp_move_sphere(&test_w, g_h[pnt], &ball), MBP_E_NOROOM);
+        CHECK_ST(mbp_get_box(&test_w, g_h[pnt], &kept), MBP_OK);
+        for (int k = 0; k < MBP_DIM; k++) {
+            CHECK(kept.min[k] == mbp_from_int(-40) && kept.max[k] == mbp_from_int(-40));
+        }
+    }
+#endif
     b = box2(-40, -40, -39, -40); /* two cells */
     CHECK_ST(twin_move(pnt, &b), MBP_E_NOROOM);
     b = box2(-40, -40, -40, -40);

@@ -268,6 +268,16 @@ TEST(filters_apply_both_ways_and_changes_take_effect_at_the_next_update)
         uint32_t ne;
         mbp_ended(&test_w, &ne);
         CHECK_EQ(ne, 1);
+        /* Back to the defaults, which always pass (mbp_update() then skips the filter test). */
+        CHECK_ST(mbp_set_filter(&test_w, a, MBP_DEFAULT_CATEGORY, MBP_DEFAULT_MASK), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(mbp_pair_count(&test_w), 0); /* b's mask (2) still refuses a's category (1) */
+        CHECK_ST(mbp_set_filter(&test_w, b, MBP_DEFAULT_CATEGORY, MBP_DEFAULT_MASK), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(mbp_pair_count(&test_w), 1);
+        CHECK_ST(mbp_set_filter(&test_w, b, 0x0001u, 0x0004u), MBP_OK); /* refuses a again */
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(mbp_pair_count(&test_w), 0);
     }
 }
 

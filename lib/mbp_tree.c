@@ -80,6 +80,9 @@
  * leaves near it. The core adds O(p) for p stored pairs. A full frame is O(n log n + c) for c fat
  * candidates. Worst case: one huge body, or every body overlapping: walks become O(n) each,
  * O(n^2) a frame. Queries: O(log n + k). No recursion anywhere. RAM: see mbp_tree.h.
+ * Bursts: bodies that start moving alike in one frame (added together, say) leave their fat boxes
+ * together, about every tree_sweep + 1 frames, and those frames re-insert most of them; the waves
+ * fade slowly. In make bench's sparse scene the worst frame costs about 4 times the mean.
  */
 #include "mbp_internal.h"
 

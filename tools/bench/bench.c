@@ -184,12 +184,14 @@ static void bench_params(mbp_params *p, mbp_backend b, const bench_source *s)
 typedef enum { RUN_TIME, RUN_RECORD, RUN_CHECK } run_mode;
 
 /* Runs s once on backend be. Returns false when an operation or an update failed (a note says
- * which); *cost is the sum over measured frames, *pairs the sum of pair counts, *match whether
+ * which); *cost is the sum over measured frames, *worst the dearest of them, *pairs the sum of
+ * pair counts, *match whether
  * every checked frame had the reference's pairs. */
 static bool run_once(bench_source *s, const be_info *be, run_mode mode, uint64_t *cost,
-                     uint64_t *pairs, bool *match)
+                     uint64_t *worst, uint64_t *pairs, bool *match)
 {
     *cost = 0u;
+    *worst = 0u;
     *pairs = 0u;
     *match = true;
     mbp_params p;
@@ -240,7 +242,9 @@ static bool run_once(bench_source *s, const be_info *be, run_mode mode, uint64_t
             continue;
         }
         uint32_t dt = t1 - t0;
-        *cost += dt > g_overhead ? dt - g_overhead : 0u;
+        uint64_t c = dt > g_overhead ? dt - g_overhead : 0u;
+        *cost += c;
+        *worst = c > *worst ? c : *worst;
         uint32_t k = f - s->warmup;
         if (mode == RUN_TIME || k >= BENCH_MAX_FRAMES) {
             *pairs += mbp_pair_count(&g_w);
@@ -280,7 +284,7 @@ void bench_source_run(bench_source *s)
     g_ref_frames = 0u;
     for (uint32_t bi = 0; bi < BACKEND_COUNT; bi++) {
         const be_info *be = &k_backends[bi];
-        uint64_t costs[BENCH_MAX_RUNS], pairs = 0u;
+        uint64_t costs[BENCH_MAX_RUNS], worsts[BENCH_MAX_RUNS], pairs = 0u;
         /* Brute force above 1024 bodies: one run (it takes most of the bench's time). */
         uint32_t be_runs = be->b == MBP_BRUTE && s->n > 1024u ? 1u : runs;
         bool good = true, match = true;
@@ -288,7 +292,7 @@ void bench_source_run(bench_source *s)
             run_mode mode = r > 0u ? RUN_TIME : be->b == MBP_BRUTE ? RUN_RECORD : RUN_CHECK;
             uint64_t pr = 0u;
             bool mr = true;
-            good = run_once(s, be, mode, &costs[r], &pr, &mr);
+            good = run_once(s, be, mode, &costs[r], &worsts[r], &pr, &mr);
             if (r == 0u) {
                 pairs = pr;
                 match = mr;
@@ -326,6 +330,11 @@ void bench_source_run(bench_source *s)
         bench_puts(",");
         uint64_t world = offsetof(mbp_world, be) + be->state_bytes;
         bench_putu((world + MBP_MAX_BODIES / 2u) / MBP_MAX_BODIES);
+        bench_puts(",");
+        if (good) { /* the dearest measured frame: the median over the runs */
+            sort_u64(worsts, be_runs);
+            bench_putu(worsts[be_runs / 2u]);
+        }
         bench_puts("\n");
     }
 }

@@ -81,10 +81,10 @@ void mbp__uncandidate(mbp_world *w, uint16_t a, uint16_t b);
 bool mbp__pairs_overflowed(const mbp_world *w);
 void mbp__drop_new_candidates(mbp_world *w); /* see mbp_world.c; the tree uses it */
 
-/* Small functions on the per-body path (every move of every body) are inlined where the
- * compiler allows it: at -Os gcc would call them, and a call costs about what they do. */
-/* A hot loop kept out of its only caller, so that the loop's variables get the registers (gcc
- * would inline it and spill them). */
+/* MBP__HOT: small functions on the per-body path (every move of every body) are inlined where
+ * the compiler allows it: at -Os gcc would call them, and a call costs about what they do.
+ * MBP__LOOP: a hot loop kept out of its only caller, so that the loop's variables get the
+ * registers (inlined, gcc spills them). */
 #if defined(__GNUC__)
 #define MBP__HOT static inline __attribute__((always_inline))
 #define MBP__LOOP static __attribute__((noinline))

@@ -350,20 +350,15 @@ mbp_status mbp_get_box(const mbp_world *w, mbp_body h, mbp_aabb *out)
 
 /* ---- the exact test applied to every candidate ---- */
 
-/* The filters both ways and the box test: all that two box bodies need. Two bodies with the
- * default filters always pass them (MBP__FILTER marks the others), so most pairs skip the test. */
-MBP__HOT bool boxes_pair(const mbp_world *w, uint16_t a, uint16_t b)
+bool mbp__exact(const mbp_world *w, uint16_t a, uint16_t b)
 {
+    /* The filters both ways, then the boxes. Two bodies with the default filters always pass
+     * them (MBP__FILTER marks the others): test_pairs() skips straight to the boxes then. */
     if (((w->flags[a] | w->flags[b]) & MBP__FILTER) != 0u &&
         ((w->category[a] & w->mask[b]) == 0u || (w->category[b] & w->mask[a]) == 0u)) {
         return false;
     }
-    return mbp__boxes_meet(&w->box[a], &w->box[b]);
-}
-
-bool mbp__exact(const mbp_world *w, uint16_t a, uint16_t b)
-{
-    if (!boxes_pair(w, a, b)) {
+    if (!mbp__boxes_meet(&w->box[a], &w->box[b])) {
         return false;
     }
     if (w->params.aabb_only) {

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mbp: micro broad phase. See README.md.
 #
 #   make test            host suite (6 configurations), checks and the five QEMU suites, then

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_config_2d_float.h: the 2D float configuration of the test matrix (host and 4 MB QEMU targets).
  * Every backend that exists is compiled in (lib/mbp_config.h defaults). */
 #define MBP_DIM 2

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_config_3d_fixed.h: the 3D fixed configuration of the test matrix (host and 4 MB QEMU targets).
  * Every backend that exists is compiled in (lib/mbp_config.h defaults). */
 #define MBP_DIM 3

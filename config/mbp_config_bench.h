@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_config_bench.h: the configuration of make bench (host and 4 MB QEMU targets), 2D float.
  *
  * The capacity is the scene's body count, BENCH_N (mk/bench.mk builds one program per n), as a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_config_bench_m0.h: make bench on the Cortex-M0 (microbit, 16 KB RAM): 2D fixed point, as
  * config/mbp_config_m0.h, with the capacity set to the scene's body count BENCH_N. */
 #ifndef BENCH_N

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_config_m0.h: the Cortex-M0 (microbit, 16 KB RAM) configuration: 2D fixed point, small
  * capacities, no floating point anywhere. Sized so that the test suite's two worlds, its
  * oracle and one test file's buffers fit in 14 KB beside a 2 KB stack; an application with one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_config_template.h: every mbp option, documented. Copy this file, uncomment what you
  * change, and build the library AND your application with
  *

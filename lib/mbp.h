@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp.h: micro broad phase, the one public header.
  *
  * A world holds up to MBP_MAX_BODIES bodies, each an axis-aligned box or a sphere (a circle in

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # lib/mbp.mk: mbp for your firmware's Makefile (GNU make). It lists the sources and the flags;
 # it adds no rules and builds nothing, so your own rules compile mbp like the rest of your code.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_backend.c: dispatch from the world to the backend it was initialised with.
  *
  * A switch rather than function pointers: nothing in the world can be overwritten into a jump,

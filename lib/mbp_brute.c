@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_brute.c: brute force, the reference backend.
  *
  * Every pair of active bodies is tested, every frame: n(n-1)/2 box tests, no state, no RAM, and

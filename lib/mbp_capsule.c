@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_capsule.c: capsules (a segment swept by a radius; a stadium in 2D): the check, the tight
  * box, and the test between two points or segments with radii (sphere against capsule, capsule
  * against capsule). A capsule against a box or an oriented box is mbp__seg_frame() (mbp_sat.c).

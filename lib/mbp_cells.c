@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_cells.c: the cell engine behind the grid, hash and hgrid backends.
  *
  * Cells. A coordinate x maps to a cell coordinate, about floor((x - origin) / cell_size), clamped

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_cells.h: the cell engine shared by the grid, hash and hgrid backends (mbp_cells.c).
  * Not for users; the state type is in mbp_grid.h. */
 #ifndef MBP_CELLS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_config.h: reads the user's configuration, fills in the defaults, rejects bad combinations.
  *
  * This is the one place where defaults live. config/mbp_config_template.h documents every option;

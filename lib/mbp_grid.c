@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_grid.c: uniform grid over a bounded world box (MBP_GRID).
  *
  * How: params.grid_cells[k] cells of params.cell_size from params.grid_origin on each axis; a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_grid.h: the state of the cell backends: uniform grid, spatial hash and (mbp_hgrid.h)
  * hierarchical grid. One engine serves all three (mbp_cells.c); they differ in how a cell maps
  * to a list head: grid cell index, hash of the cell, hash of (level, cell).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_hash.c: spatial hash, an unbounded uniform grid (MBP_HASH).
  *
  * How: as the grid (mbp_grid.c), with cells of params.cell_size anywhere (cell coordinates

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_hgrid.c: hierarchical grid, for bodies of mixed sizes (MBP_HGRID).
  *
  * How: MBP_HGRID_LEVELS hashed grids (as mbp_hash.c) whose cell edge doubles per level, the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_hgrid.h: the state of the hierarchical grid: the cell engine's state (mbp_grid.h), with
  * the level of each body and MBP_HGRID_LEVELS levels hashed into one bucket table. */
 #ifndef MBP_HGRID_H

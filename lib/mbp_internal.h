@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_internal.h: what the library's files share and the backend interface. Not for users.
  *
  * The backend interface

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_kdop.c: k-DOPs (8-DOP in 2D, 14-DOP in 3D): the check, tightening, the tight box, the
  * projections, and the tests of a k-DOP against every shape.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_obb.c: oriented boxes: the check, the tight box, and the test between two box-like frames
  * (oriented box against oriented or axis-aligned box).
  *

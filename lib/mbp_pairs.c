@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_pairs.c: the fixed-capacity pair set.
  *
  * Pairs live in a dense array (walked in order, removed by moving the last entry into the hole)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_sap.c: incremental sweep and prune on every axis.
  *
  * How: per axis, an array of endpoints (value; id = body << 1 | is_max) kept sorted, ties

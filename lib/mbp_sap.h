@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_sap.h: the state of the incremental sweep-and-prune backend (mbp_sap.c). Not for users:
  * read it through mbp.h.
  *

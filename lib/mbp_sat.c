@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_sat.c: the separating-axis machinery of the shape tests (mbp_shape.h explains it and the
  * fixed-point ranges), and the test of a point or segment with a radius (sphere, capsule)
  * against a box-like frame (axis-aligned or oriented box).

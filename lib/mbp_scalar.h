@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_scalar.h: the coordinate type, float or fixed point, and the few operations mbp needs.
  *
  * The range argument (why nothing overflows)

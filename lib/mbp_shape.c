@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_shape.c: shapes of any kind (check, box, the pairwise test's dispatch), shape bodies and
  * their pool, and fast bodies.
  *

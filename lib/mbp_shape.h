@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_shape.h: what the shape files share (not for users): the separating-axis machinery.
  *
  * The tests

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_sort.c: one heap sort for the four arrays the library orders, and the same max-heap for a
  * query that keeps only its smallest results.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_sweep.c: single-axis sort and sweep, the smallest backend.
  *
  * How: order[] holds the bodies sorted by box min on one axis. Each update re-sorts it by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_sweep.h: the state of the single-axis sort-and-sweep backend (mbp_sweep.c). Not for users:
  * read it through mbp.h. 2 bytes per body plus a few words. */
 #ifndef MBP_SWEEP_H

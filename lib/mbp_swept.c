@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_swept.c: space-time bounds: the box a body covers while it moves over one step.
  *
  * Per axis, a position x0 + v t + a t^2 / 2 with |a| <= A (any acceleration within the bound,

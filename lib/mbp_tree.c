@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_tree.c: dynamic AABB tree with fat leaves, in a fixed node pool.
  *
  * How it works

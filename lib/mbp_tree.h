@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_tree.h: the state of the dynamic AABB tree backend (mbp_tree.c). Plain data, in the world.
  *
  * RAM: (2 * MBP_MAX_BODIES - 1) nodes of one box plus 8 bytes, plus 2 + 4 * MBP_DIM bytes per

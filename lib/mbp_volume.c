@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_volume.c: boxes, spheres and segments; pure functions on valid inputs.
  *
  * Inputs are assumed valid (mbp_aabb_check / mbp_sphere_check passed): the world checks every

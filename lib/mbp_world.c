@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_world.c: bodies, handles, filters, the frame and its events, and the queries' entry points.
  *
  * The frame: the backend reports candidate pairs into the pair set (see mbp_internal.h); then one

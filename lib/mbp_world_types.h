@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_world_types.h: the plain-data layout of a world, included by mbp.h.
  *
  * It is public only so that you can declare a world with its size known at compile time

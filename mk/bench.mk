@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/bench.mk: make bench, make size, make demo. Included at the end of the top-level Makefile
 # (it uses LIB_SRC, LIB_HDR, WARN and mk/targets.mk from there). docs/bench.md explains the
 # numbers; none of this is a test and nothing here asserts a speed.

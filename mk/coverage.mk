@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/coverage.mk: `make coverage`, line and branch coverage of lib/ with gcov and gcovr.
 # Included by mk/reliability.mk (it uses LIB_SRC, TEST_SRC, HOST_CFLAGS, ... of the Makefile).
 #

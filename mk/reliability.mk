@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/reliability.mk: the reliability checks of issue 8 that are cheap enough for CI.
 # Included at the end of the top-level Makefile (it uses LIB_SRC, TEST_SRC, HOST_CFLAGS, ...).
 #

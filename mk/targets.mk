@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mk/targets.mk: building and running mbp on the QEMU targets.
 #
 # Include it from the top-level Makefile and run make from the repository

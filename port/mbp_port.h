@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mbp_port.h: everything the library and its tests need from the platform.
  *

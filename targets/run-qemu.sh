@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run-qemu.sh <machine> <elf> [timeout_s]
 #
 # Runs one image under qemu-system-arm and returns its exit status:

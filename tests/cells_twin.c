@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cells_twin.c: see cells_twin.h. */
 #include "cells_twin.h"
 #include "mbp_internal.h" /* the pair set, for the candidate check */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* cells_twin.h: the grid, hash and hgrid tests' twin worlds (used by test_grid.c, test_hash.c
  * and test_hgrid.c): every operation goes to test_w (the backend under test) and test_w2 (brute
  * force), and after each update pairs, events and queries must agree. */

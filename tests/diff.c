@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* diff.c: the oracle and the scene driver behind diff_run(). See diff.h. */
 #include "diff.h"
 

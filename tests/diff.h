@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* diff.h: randomized differential testing of a backend against an independent O(n^2) oracle.
  *
  * diff_run() drives a world through a random scene (adds, moves, removes, filter changes,

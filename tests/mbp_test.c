@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_test.c: the harness and the runner. Each test is run once; a summary line
  * "<platform>: N passed, N failed" ends the run, and the exit status is the number of failed
  * tests (capped at 100), so QEMU and the Makefile see failure without parsing. */

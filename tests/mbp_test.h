@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_test.h: the test harness, the same on the host and on the targets.
  *
  * A test is a function written as TEST(name_as_a_sentence) { ... } at the start of a line in a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_bounds.c: the work of one update is bounded (SAFETY.md, invariant 11), measured by the
  * box tests each backend counts (stats.tests), in the two scenes that hurt broad phases most:
  * every body in one spot (k = n(n-1)/2 pairs) and every body jumping to a random place each frame

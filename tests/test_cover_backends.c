@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_cover_backends.c: backend paths that the other test files do not take, found with
  * `make coverage` (docs/coverage.md lists what stays unreached and why): the sweep with no body
  * and before its first update, parameters out of range, the tree's only body removed, SAP's

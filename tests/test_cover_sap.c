@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_cover_sap.c: SAP paths that the other test files do not take, found with `make coverage`
  * (docs/coverage.md lists what stays unreached and why): the update that sorts few moved bodies
  * one at a time, with an endpoint landing on an equal value, a body growing wider than any

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_cover_shape.c: the checks of the shapes beyond box and sphere (lib/mbp.h, "shapes and
  * space-time bounds") that the other test files do not take, found with `make coverage`
  * (docs/coverage.md lists what stays unreached and why): each kind of bad number and each value

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_cover_tree.c: tree paths that the other test files do not take, found with
  * `make coverage` (docs/coverage.md lists what stays unreached and why).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_cover_world.c: paths of the world's core (lib/mbp_world.c) that the other test files do
  * not take, found with `make coverage` (docs/coverage.md lists what stays unreached and why):
  * every call that takes a handle, with every kind of bad handle; index lookups past the world;

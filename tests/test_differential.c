@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_differential.c: every compiled backend against the oracle, in every scene. */
 #include "diff.h"
 

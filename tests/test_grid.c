@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_grid.c: the uniform grid (MBP_GRID); the twin-world helpers are in cells_twin.c. */
 #include "cells_twin.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_hash.c: the spatial hash (MBP_HASH). The twin-world helpers are in cells_twin.c. */
 #include "cells_twin.h"
 

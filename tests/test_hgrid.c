@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_hgrid.c: the hierarchical grid (MBP_HGRID). The twin-world helpers are in cells_twin.c. */
 #include "cells_twin.h"
 

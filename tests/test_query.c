@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_query.c: box, point and ray queries on every backend, against a scan written here. */
 #include "diff.h"
 #include "test_util.h"

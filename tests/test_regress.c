@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_regress.c: scenes for the fuzzer's decoder and checker (tests/fuzz/ops.c), replayed in
  * the normal suite on every machine: each backend against brute force, with every status and,
  * after every update, the pairs and events checked (see tests/fuzz/ops.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_sap.c: the incremental sweep-and-prune backend: exactness under every budget, the work
  * bound (swaps per update, when it rebuilds), pair-set overflow and recovery, queries, and the
  * quantized endpoints when built with MBP_SAP_QUANTIZED=1. */

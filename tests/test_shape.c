@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_shape.c: oriented boxes, k-DOPs and capsules as pure shapes: validation, tight boxes,
  * touching built exactly, degenerate shapes, points a raw unit inside or outside a boundary, and
  * values at the edges of the coordinate range. (test_shape_ref.c compares random pairs with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_shape_diff.c: worlds of every shape, some bodies fast, against an O(n^2) oracle, on every
  * backend, frame by frame: the same sorted pairs, begun and ended events.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_shape_gen.h: random shapes for the shape tests, on a grid of 1/64 units (exact in float
  * and in fixed point), including the degenerate ones: zero extents, zero radius, zero-length
  * capsules, single-point k-DOPs, rotations by exact multiples of 90 degrees. A header so that

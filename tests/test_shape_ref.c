@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_shape_ref.c: every pair of shapes against the independent reference (test_shape_ref.h),
  * on random shapes near each other (about half of them overlapping), degenerate ones included.
  *

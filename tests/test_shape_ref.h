@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_shape_ref.h: the shape tests' reference, written independently of lib/ (no code shared):
  * shapes in double precision, their support functions, point membership, and two certificates:
  *

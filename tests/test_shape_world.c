@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_shape_world.c: oriented boxes, k-DOPs and capsules as bodies: pairs only where shapes
  * overlap (or every box pair with aabb_only), the shape pool and its limit, bodies changing kind,
  * queries, and bad input. Every backend. */

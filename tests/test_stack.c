@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_stack.c: the measured stack peak of the public functions against their static bound.
  *
  * On the Cortex-M machines the bound of every public function comes from mbp_stack_bound.h,

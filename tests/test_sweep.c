@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_sweep.c: the single-axis sort-and-sweep backend. */
 #include "twin.h"
 #include "test_util.h"

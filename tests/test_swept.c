@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_swept.c: space-time bounds (mbp_sweep_motion) and fast bodies: the bound holds every
  * path it promises to and is tight at the extremes; a fast bullet that crosses a thin wall within
  * one step pairs with it on every backend (and a slow one does not); the bound's life over

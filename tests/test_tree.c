@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_tree.c: the dynamic AABB tree beyond the shared differential suite: more seeds, adversarial
  * insertion orders against the height bound, the stack cap, static scenes costing nothing, the
  * rebuild after a full pair set, parameters and queries. The tree world (test_w) runs beside a

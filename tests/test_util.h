@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_util.h: small constructors shared by the unit tests, in whole units (exact in float and
  * fixed point). */
 #ifndef TEST_UTIL_H

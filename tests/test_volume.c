@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_volume.c: boxes, spheres and segments, and the validation of each. */
 #include "test_util.h"
 

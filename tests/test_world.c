@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_world.c: init, bodies, handles, filters, the frame, events and capacities. */
 #include "diff.h"
 #include "test_util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* twin.c: see twin.h. */
 #include "twin.h"
 

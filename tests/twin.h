@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* twin.h: a backend under test against brute force, fed the same calls (used by test_sweep.c
  * and test_sap.c).
  *

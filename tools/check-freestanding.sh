@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check-freestanding.sh: checks that lib/ is what mbp promises a firmware: freestanding C, no
 # allocator or C library, no floating point in a fixed-point build, no global mutable state, no
 # recursion and no dynamic stack. Run from anywhere; it works in the repository root.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """coverage.py: merges the per-configuration gcovr JSON files of `make coverage` and lists what
 the tests do not reach, against the reasons written in docs/coverage.md.
 

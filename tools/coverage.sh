@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # coverage.sh [--suite] <config>...: line and branch coverage of lib/, run by `make coverage`.
 #
 # For each config, build/cov-<config>/run (lib/ compiled -O0 --coverage, the tests without

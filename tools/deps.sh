@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # deps.sh: make sure the tools `make test` uses are there.
 #
 # Needs arm-none-eabi-gcc and qemu-system-arm (the targets link without a

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # readme-tables.sh [file...]: rewrites the tables of figures in README.md and docs/guide.md from
 # build/bench.csv and build/size.csv.
 #

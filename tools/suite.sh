@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # suite.sh <name> <command...>: runs one test suite and guarantees a summary line.
 #
 # The suite prints "<name>: N passed, N failed" itself. When it crashes, hangs or fails to

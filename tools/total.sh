@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # total.sh <log>: adds up every "<name>: N passed, N failed" line of a test log and prints the
 # overall "N passed, N failed" line; exits 1 when anything failed or nothing ran.
 set -u

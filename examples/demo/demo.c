@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* demo.c: 200 bodies bouncing in a box, and the mbp frame loop in one file.
  *
  *   make demo                  on Cortex-M4 under QEMU (mps2-an386), the best backend compiled in

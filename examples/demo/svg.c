@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* svg.c: see svg.h. */
 #include "svg.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* svg.h: a tiny SVG writer for the demo, without printf (it runs on a bare Cortex-M too).
  *
  * Everything goes out through mbp_port_write(). Coordinates are integers in the picture's own

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* app_mbp_config.h: the firmware's mbp options (a copy of config/mbp_config_template.h with what
  * it changes). Both builds pass it the same way: the make build with MBP_CONFIG_FILE and
  * MBP_CONFIG_DIR before including lib/mbp.mk, the CMake build with the variables of the same

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # arm-none-eabi-m4f.cmake: a CMake toolchain file for arm-none-eabi-gcc on a Cortex-M4F.
 #
 #   cmake -S examples/firmware -B build/fw -DCMAKE_TOOLCHAIN_FILE=examples/firmware/arm-none-eabi-m4f.cmake

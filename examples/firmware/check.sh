@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # check.sh [build dir]: `make test`'s check of the ways a firmware takes mbp in. Prints
 # "firmware: N passed, N failed" (tools/suite.sh, tools/total.sh), one check each:
 #

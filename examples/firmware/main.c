@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* examples/firmware/main.c: a firmware that uses mbp, built two ways for the mps2-an386
  * (Cortex-M4F): with make through lib/mbp.mk (Makefile) and with CMake (CMakeLists.txt). `make
  * test` builds both, runs them under QEMU and compares their output (check.sh).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* examples/frame_loop/main.c: the README's example, built and run by `make test`.
  * Two boxes and a circle; the circle falls onto the boxes over a few frames. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mbp_port_cm.c: the port for Cortex-M0/M3/M4/M7/M33 under QEMU.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * mbp_port_host.c: the port for tests and benchmarks on a PC.
  *

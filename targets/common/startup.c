@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * startup.c: reset, vector table and fault reporting for every target.
  *

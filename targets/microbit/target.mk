@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # microbit: nRF51822, Cortex-M0 at 16 MHz, 256 KB flash, 16 KB RAM.
 # Included by mk/targets.mk when TARGET=microbit.
 # No FPU and no divide instruction: division is a libgcc call, so keep it

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mps2-an385: Cortex-M3 at 25 MHz.
 # Included by mk/targets.mk when TARGET=mps2-an385.
 # No FPU: float, if a config uses it, is software (libgcc).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mps2-an386: Cortex-M4F at 25 MHz.
 # Included by mk/targets.mk when TARGET=mps2-an386.
 # Single-precision FPU, hard-float ABI. startup.c turns the FPU on first thing.

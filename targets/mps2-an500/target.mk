@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mps2-an500: Cortex-M7 at 25 MHz.
 # Included by mk/targets.mk when TARGET=mps2-an500.
 # QEMU's M7 has a double-precision FPU; fpv5-sp-d16 uses only its single-

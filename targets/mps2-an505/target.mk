@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # mps2-an505: Cortex-M33 at 20 MHz, running Secure.
 # Included by mk/targets.mk when TARGET=mps2-an505.
 # QEMU's M33 has the single-precision FPU and DSP extension; hard-float ABI.

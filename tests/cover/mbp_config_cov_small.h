@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_config_cov_small.h: make coverage only (mk/coverage.mk). A small 2D fixed-point world
  * with options no configuration of the test matrix combines, for code that runs only under them:
  *   - fewer events than pairs, so the event buffer can overflow (MBP_E_EVENTS_FULL cannot happen

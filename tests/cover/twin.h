@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* twin.h: the same call on test_w (the backend under test) and test_w2 (brute force), for
  * tests/test_cover_*.c; each must succeed, and bodies get the same index in both. twin_same()
  * (tests/twin.h) compares what the two worlds hold. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_ops.c: the libFuzzer entry point. Every input is a scene for ops.c, run on the backend
  * its first byte picks and on brute force; any disagreement or undocumented status aborts, which
  * libFuzzer records as a crash (its input lands in build/fuzz-<config>/findings/). */

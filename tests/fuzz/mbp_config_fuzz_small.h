@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_config_fuzz_small.h: a tiny 2D fixed world for the fuzzer (tests/fuzz/), where a short
  * input fills the bodies, the pair set, the event buffer, the shape pool (3 entries) and the
  * backends' own storage. */

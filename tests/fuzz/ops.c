@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ops.c: the decoder and checker of ops.h. No C library: it also runs on the QEMU targets
  * (tests/test_regress.c includes this file).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ops.h: byte strings as scenes, run on a backend and on brute force side by side.
  *
  * fuzz_ops_run() reads the bytes as a sequence of operations (add box or sphere, move, nudge,

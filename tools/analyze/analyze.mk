@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tools/analyze/analyze.mk: make analyze. Included at the end of the top-level Makefile.
 #
 #   make analyze   gcc -fanalyzer, clang-tidy (bugprone, cert, clang-analyzer) and cppcheck with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # analyze.sh: static analysis of lib/ with three tools, over the host configurations below:
 #
 #   gcc-analyzer  gcc -fanalyzer with the host warnings (-Wall -Wextra -Wconversion -Wshadow)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench.c: the bench runner, the same source on the host and on the QEMU targets.
  *
  * For each scene, every compiled backend runs the same frames: a warm-up (frame 0 adds the

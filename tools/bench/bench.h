@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench.h: what the bench program's files share (tools/bench/, docs/bench.md).
  *
  * A scene is a source of frames: each frame is a list of operations (add, move, remove a body

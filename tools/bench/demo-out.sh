@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # demo-out.sh <demo output> <svg>: prints the demo's console lines and cuts the picture it
 # wrote between "-----BEGIN SVG-----" and "-----END SVG-----" into <svg>.
 out=$1

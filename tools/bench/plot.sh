@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # plot.sh <bench.csv> <out.svg>: the scaling plot of make bench, if gnuplot is installed: host
 # time per frame against n, log-log, one line per backend, one panel per scene. Without gnuplot
 # it says so and succeeds (apt-get install gnuplot-nox gives it).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* replay.c: make bench SCENE=file, a recorded scene replayed on the host (host only: stdio).
  *
  * The file (docs/bench.md): one frame per block, blocks separated by blank lines, one box per

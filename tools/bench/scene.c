@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scene.c: the generated bench scenes, from a fixed seed, the same frames on every platform.
  *
  * All motion is integer arithmetic in 1/256 of a coordinate unit ("q"), converted to mbp_scalar

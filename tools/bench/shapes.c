@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shapes.c: the cost of the shape tests (docs/shapes.md, make bench-shapes).
  *
  * For every pair of shape kinds compiled in, 64 random pairs placed near each other (about half

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # shapes.sh: make bench-shapes. Measures the shape tests on Cortex-M4 (mps2-an386) and Cortex-M0
 # (microbit) under QEMU -icount, and the flash and RAM of each shape option, then rewrites the
 # figures of docs/shapes.md between its "shapes:begin" and "shapes:end" markers.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* shapes_probe.c: the firmware make bench-shapes links to measure what each shape option costs
  * (tools/bench/shapes.sh): a world with a box and one body of each shape kind compiled in (and a
  * fast body with MBP_WITH_FAST), one update, its pairs. Linked with --gc-sections and built once

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # size-table.sh <size.csv>: the readable table of make size.
 [ -f "$1" ] || { echo "size-table.sh: no $1" >&2; exit 1; }
 awk -F, 'NR == 1 { printf "%-8s %-10s %-14s %12s %10s %11s %11s\n", "backend", "target", "config", "flash bytes", "RAM bytes", "bytes/body", "bytes/pair"; next }

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # size.sh <cpu> <fixed|float> <outdir> "<lib sources>" "<port sources>": the rows of
 # build/size.csv for one CPU (make size runs it inside a sub-make for that QEMU machine, which
 # passes CC, SIZE, NM, CFLAGS, LDFLAGS and LDLIBS in the environment).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* size_probe.c: the tiny program make size links for each configuration (tools/bench/size.sh).
  *
  * It runs the frame loop once (init, add, move, update, walk pairs and events, remove), so that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # table.sh <bench.csv>: the readable table of make bench. One line per platform, scene and n;
 # one column per backend: microseconds per frame on the host, instructions per body per frame under QEMU
 # (instr_per_frame / n). A '!' after a figure marks ok=0 (pairs differed from brute force or an

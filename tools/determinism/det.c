@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* det.c: one scripted scene, run on every backend compiled in; prints a hash of everything the
  * library reported. make determinism (tools/determinism/det.mk) runs it on the host and on every
  * QEMU machine and fails unless all hashes agree.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tools/determinism/det.mk: make determinism. Included at the end of the top-level Makefile.
 #
 #   make determinism   the scene of tools/determinism/det.c, on every backend, in 4 configurations

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mbp_config_det_3d_fixed.h: the determinism scene's configuration (tools/determinism/). The same
  * on the host and on every QEMU machine, small enough for the micro:bit's 16 KB (a 9-10 KB world).
  * The pair set has room for SAP's and the tree's candidate pairs, and the grids for every body's

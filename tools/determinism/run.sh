@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # run.sh: make determinism. Builds tools/determinism/det.c for every configuration in DET_CONFIGS
 # on the host (gcc; clang too when installed) and on every machine in DET_TARGETS, runs each
 # (QEMU for the machines), and checks, per configuration, that

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # doc.sh <stack dir>...: docs/stack.md from the bounds.txt and measured.txt of each machine
 # (build/<machine>/<config>/stack/, made by make stack). Prints the document on stdout.
 set -u

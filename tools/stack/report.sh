@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # report.sh <objdir> <libgcc.a> <label>: the worst-case stack depth of every public function.
 #
 # <objdir> holds lib/*.o and the port's object compiled with -fstack-usage -fcallgraph-info=su

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tools/stack/stack.mk: static stack bounds of the public functions, and the test that checks them.
 # Included at the end of the top-level Makefile (it uses LIB_SRC, LIB_HDR and mk/targets.mk).
 #

@@ -108,6 +108,7 @@ test: deps
 	   tools/suite.sh examples $(MAKE) --no-print-directory -s test-examples; \
 	   tools/suite.sh firmware $(MAKE) --no-print-directory -s test-firmware; \
 	   tools/suite.sh freestanding tools/check-freestanding.sh; \
+	   tools/suite.sh config-errors tools/check-config-errors.sh; \
 	   tools/suite.sh analyze $(MAKE) --no-print-directory -s analyze; \
 	   for t in $(MBP_TARGETS); do \
 	     tools/suite.sh $$t $(MAKE) --no-print-directory -s TARGET=$$t test-target; \

@@ -5,6 +5,14 @@
  * copy it, set what you need, and build with -DMBP_CONFIG_FILE='"my_config.h"' (or set options
  * with plain -D flags). The library and the application must be built with the same options:
  * mbp_init() refuses a world declared under another configuration (see mbp.h).
+ *
+ * Each check gives one #error per mistake: an option found bad is set back to its default
+ * after its message, so that the checks after it do not report it again under other names.
+ * "(0 - X - 1) == 1 && (X + 0) != -2" is true only when X is defined empty; every check writes
+ * an option as (X + 0), so an empty #define gets a message instead of a preprocessor error.
+ * Values derived from other options (e.g. MBP_GRID_MAX_ENTRIES, 4 x MBP_MAX_BODIES) are checked
+ * only when the backends that use them are compiled in, and their message says where they came
+ * from.
  */
 #ifndef MBP_CONFIG_H
 #define MBP_CONFIG_H
@@ -21,8 +29,10 @@
 #ifndef MBP_DIM
 #define MBP_DIM 2
 #endif
-#if MBP_DIM != 2 && MBP_DIM != 3
+#if (0 - MBP_DIM - 1) == 1 && (MBP_DIM + 0) != -2 || (MBP_DIM + 0) != 2 && (MBP_DIM + 0) != 3
 #error "MBP_DIM must be 2 or 3: set it in your MBP_CONFIG_FILE"
+#undef MBP_DIM
+#define MBP_DIM 2
 #endif
 
 /* Coordinates: MBP_FLOAT (IEEE single) or MBP_FIXED (signed 32-bit, MBP_FIXED_FRAC_BITS
@@ -30,8 +40,11 @@
 #ifndef MBP_SCALAR
 #define MBP_SCALAR MBP_FLOAT
 #endif
-#if MBP_SCALAR != MBP_FLOAT && MBP_SCALAR != MBP_FIXED
+#if (0 - MBP_SCALAR - 1) == 1 && (MBP_SCALAR + 0) != -2 || \
+    (MBP_SCALAR + 0) != MBP_FLOAT && (MBP_SCALAR + 0) != MBP_FIXED
 #error "MBP_SCALAR must be MBP_FLOAT or MBP_FIXED: set it in your MBP_CONFIG_FILE"
+#undef MBP_SCALAR
+#define MBP_SCALAR MBP_FLOAT
 #endif
 
 /* Fixed point only: fraction bits. The coordinate range is +-(2^30 - 1) raw units whatever this
@@ -39,8 +52,11 @@
 #ifndef MBP_FIXED_FRAC_BITS
 #define MBP_FIXED_FRAC_BITS 16
 #endif
-#if MBP_FIXED_FRAC_BITS < 0 || MBP_FIXED_FRAC_BITS > 24
+#if (0 - MBP_FIXED_FRAC_BITS - 1) == 1 && (MBP_FIXED_FRAC_BITS + 0) != -2 || \
+    (MBP_FIXED_FRAC_BITS + 0) < 0 || (MBP_FIXED_FRAC_BITS + 0) > 24
 #error "MBP_FIXED_FRAC_BITS must be 0..24: set it in your MBP_CONFIG_FILE"
+#undef MBP_FIXED_FRAC_BITS
+#define MBP_FIXED_FRAC_BITS 16
 #endif
 
 /* Capacity in bodies. Each body costs about 40 bytes (2D float) to 60 bytes (3D, spheres) in the
@@ -48,8 +64,11 @@
 #ifndef MBP_MAX_BODIES
 #define MBP_MAX_BODIES 128
 #endif
-#if MBP_MAX_BODIES < 1 || MBP_MAX_BODIES > 65534
+#if (0 - MBP_MAX_BODIES - 1) == 1 && (MBP_MAX_BODIES + 0) != -2 || \
+    (MBP_MAX_BODIES + 0) < 1 || (MBP_MAX_BODIES + 0) > 65534
 #error "MBP_MAX_BODIES must be 1..65534: set it in your MBP_CONFIG_FILE"
+#undef MBP_MAX_BODIES
+#define MBP_MAX_BODIES 128
 #endif
 
 /* Capacity of the pair set. Each pair costs 5 bytes plus 2 to 4 bytes of hash index per pair
@@ -59,8 +78,11 @@
 #ifndef MBP_MAX_PAIRS
 #define MBP_MAX_PAIRS (2 * MBP_MAX_BODIES)
 #endif
-#if MBP_MAX_PAIRS < 1 || MBP_MAX_PAIRS > 1048576
+#if (0 - MBP_MAX_PAIRS - 1) == 1 && (MBP_MAX_PAIRS + 0) != -2 || \
+    (MBP_MAX_PAIRS + 0) < 1 || (MBP_MAX_PAIRS + 0) > 1048576
 #error "MBP_MAX_PAIRS must be 1..1048576: set it in your MBP_CONFIG_FILE"
+#undef MBP_MAX_PAIRS
+#define MBP_MAX_PAIRS (2 * MBP_MAX_BODIES)
 #endif
 
 /* Capacity of one update's begin/end events, both kinds together, 4 bytes each. A frame with
@@ -68,12 +90,21 @@
 #ifndef MBP_MAX_EVENTS
 #define MBP_MAX_EVENTS MBP_MAX_PAIRS
 #endif
-#if MBP_MAX_EVENTS < 1 || MBP_MAX_EVENTS > 2097152
+#if (0 - MBP_MAX_EVENTS - 1) == 1 && (MBP_MAX_EVENTS + 0) != -2 || \
+    (MBP_MAX_EVENTS + 0) < 1 || (MBP_MAX_EVENTS + 0) > 2097152
 #error "MBP_MAX_EVENTS must be 1..2097152: set it in your MBP_CONFIG_FILE"
+#undef MBP_MAX_EVENTS
+#define MBP_MAX_EVENTS MBP_MAX_PAIRS
 #endif
 
 /* Sphere (circle) bodies: DIM+1 scalars per body. 0 removes them and their RAM. */
 #ifndef MBP_WITH_SPHERES
+#define MBP_WITH_SPHERES 1
+#endif
+#if (0 - MBP_WITH_SPHERES - 1) == 1 && (MBP_WITH_SPHERES + 0) != -2 || \
+    (MBP_WITH_SPHERES + 0) != 0 && (MBP_WITH_SPHERES + 0) != 1
+#error "MBP_WITH_SPHERES must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
+#undef MBP_WITH_SPHERES
 #define MBP_WITH_SPHERES 1
 #endif
 
@@ -82,10 +113,28 @@
 #ifndef MBP_WITH_BRUTE
 #define MBP_WITH_BRUTE 1
 #endif
+#if (0 - MBP_WITH_BRUTE - 1) == 1 && (MBP_WITH_BRUTE + 0) != -2 || \
+    (MBP_WITH_BRUTE + 0) != 0 && (MBP_WITH_BRUTE + 0) != 1
+#error "MBP_WITH_BRUTE must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
+#undef MBP_WITH_BRUTE
+#define MBP_WITH_BRUTE 1
+#endif
 #ifndef MBP_WITH_SWEEP
 #define MBP_WITH_SWEEP 1
 #endif
+#if (0 - MBP_WITH_SWEEP - 1) == 1 && (MBP_WITH_SWEEP + 0) != -2 || \
+    (MBP_WITH_SWEEP + 0) != 0 && (MBP_WITH_SWEEP + 0) != 1
+#error "MBP_WITH_SWEEP must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
+#undef MBP_WITH_SWEEP
+#define MBP_WITH_SWEEP 1
+#endif
 #ifndef MBP_WITH_SAP
+#define MBP_WITH_SAP 1
+#endif
+#if (0 - MBP_WITH_SAP - 1) == 1 && (MBP_WITH_SAP + 0) != -2 || \
+    (MBP_WITH_SAP + 0) != 0 && (MBP_WITH_SAP + 0) != 1
+#error "MBP_WITH_SAP must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
+#undef MBP_WITH_SAP
 #define MBP_WITH_SAP 1
 #endif
 /* SAP only: 1 stores endpoints as 16-bit values over mbp_params.sap_world (4 bytes less per body
@@ -93,16 +142,37 @@
 #ifndef MBP_SAP_QUANTIZED
 #define MBP_SAP_QUANTIZED 0
 #endif
-#if MBP_SAP_QUANTIZED != 0 && MBP_SAP_QUANTIZED != 1
-#error "MBP_SAP_QUANTIZED must be 0 or 1: set it in your MBP_CONFIG_FILE"
+#if (0 - MBP_SAP_QUANTIZED - 1) == 1 && (MBP_SAP_QUANTIZED + 0) != -2 || \
+    (MBP_SAP_QUANTIZED + 0) != 0 && (MBP_SAP_QUANTIZED + 0) != 1
+#error "MBP_SAP_QUANTIZED must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
+#undef MBP_SAP_QUANTIZED
+#define MBP_SAP_QUANTIZED 0
 #endif
 #ifndef MBP_WITH_GRID
+#define MBP_WITH_GRID 1
+#endif
+#if (0 - MBP_WITH_GRID - 1) == 1 && (MBP_WITH_GRID + 0) != -2 || \
+    (MBP_WITH_GRID + 0) != 0 && (MBP_WITH_GRID + 0) != 1
+#error "MBP_WITH_GRID must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
+#undef MBP_WITH_GRID
 #define MBP_WITH_GRID 1
 #endif
 #ifndef MBP_WITH_HASH
 #define MBP_WITH_HASH 1
 #endif
+#if (0 - MBP_WITH_HASH - 1) == 1 && (MBP_WITH_HASH + 0) != -2 || \
+    (MBP_WITH_HASH + 0) != 0 && (MBP_WITH_HASH + 0) != 1
+#error "MBP_WITH_HASH must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
+#undef MBP_WITH_HASH
+#define MBP_WITH_HASH 1
+#endif
 #ifndef MBP_WITH_HGRID
+#define MBP_WITH_HGRID 1
+#endif
+#if (0 - MBP_WITH_HGRID - 1) == 1 && (MBP_WITH_HGRID + 0) != -2 || \
+    (MBP_WITH_HGRID + 0) != 0 && (MBP_WITH_HGRID + 0) != 1
+#error "MBP_WITH_HGRID must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
+#undef MBP_WITH_HGRID
 #define MBP_WITH_HGRID 1
 #endif
 /* Grid, hash and hgrid (one engine, mbp_cells.c). Grid only: the most cells of the world box
@@ -110,16 +180,29 @@
 #ifndef MBP_GRID_MAX_CELLS
 #define MBP_GRID_MAX_CELLS (8 * MBP_MAX_BODIES)
 #endif
-#if MBP_GRID_MAX_CELLS < 1 || MBP_GRID_MAX_CELLS > 1048576
+#if (0 - MBP_GRID_MAX_CELLS - 1) == 1 && (MBP_GRID_MAX_CELLS + 0) != -2 || \
+    (MBP_GRID_MAX_CELLS + 0) < 1 || (MBP_GRID_MAX_CELLS + 0) > 1048576
 #error "MBP_GRID_MAX_CELLS must be 1..1048576: set it in your MBP_CONFIG_FILE"
+#undef MBP_GRID_MAX_CELLS
+#define MBP_GRID_MAX_CELLS (8 * MBP_MAX_BODIES)
 #endif
+/* Derived: grid, hash or hgrid compiled in (their options are checked only then). */
+#define MBP__CELLS (MBP_WITH_GRID || MBP_WITH_HASH || MBP_WITH_HGRID)
 /* Grid, hash, hgrid: (cell, body) entries, 12 (2D) or 14 (3D) bytes each; a body takes one per
  * cell it covers. When they run out, add and move return MBP_E_NOROOM (nothing is dropped). */
 #ifndef MBP_GRID_MAX_ENTRIES
 #define MBP_GRID_MAX_ENTRIES (4 * MBP_MAX_BODIES)
+#define MBP__DEFAULT_GRID_MAX_ENTRIES
 #endif
-#if MBP_GRID_MAX_ENTRIES < 1 || MBP_GRID_MAX_ENTRIES > 65535
+#if MBP__CELLS && ((0 - MBP_GRID_MAX_ENTRIES - 1) == 1 && (MBP_GRID_MAX_ENTRIES + 0) != -2 || \
+                   (MBP_GRID_MAX_ENTRIES + 0) < 1 || (MBP_GRID_MAX_ENTRIES + 0) > 65535)
+#ifdef MBP__DEFAULT_GRID_MAX_ENTRIES
+#error "MBP_GRID_MAX_ENTRIES (default 4 x MBP_MAX_BODIES) must be 1..65535: with MBP_MAX_BODIES above 16383, set it in your MBP_CONFIG_FILE, or set MBP_WITH_GRID, MBP_WITH_HASH and MBP_WITH_HGRID to 0"
+#else
 #error "MBP_GRID_MAX_ENTRIES must be 1..65535: set it in your MBP_CONFIG_FILE"
+#endif
+#undef MBP_GRID_MAX_ENTRIES
+#define MBP_GRID_MAX_ENTRIES 65535
 #endif
 /* Grid, hash, hgrid: a body covering more cells than this is 'large': it takes no entries and
  * is tested against every body each frame (O(n) per large body), so one wall or a body larger
@@ -127,8 +210,13 @@
 #ifndef MBP_GRID_MAX_CELLS_PER_BODY
 #define MBP_GRID_MAX_CELLS_PER_BODY 16
 #endif
-#if MBP_GRID_MAX_CELLS_PER_BODY < 1 || MBP_GRID_MAX_CELLS_PER_BODY > 1024
+#if MBP__CELLS && ((0 - MBP_GRID_MAX_CELLS_PER_BODY - 1) == 1 && \
+                       (MBP_GRID_MAX_CELLS_PER_BODY + 0) != -2 || \
+                   (MBP_GRID_MAX_CELLS_PER_BODY + 0) < 1 || \
+                   (MBP_GRID_MAX_CELLS_PER_BODY + 0) > 1024)
 #error "MBP_GRID_MAX_CELLS_PER_BODY must be 1..1024: set it in your MBP_CONFIG_FILE"
+#undef MBP_GRID_MAX_CELLS_PER_BODY
+#define MBP_GRID_MAX_CELLS_PER_BODY 16
 #endif
 /* Hash and hgrid: buckets of the cell table, a power of two, 2 bytes each. Default: at least
  * 4 per body. */
@@ -145,22 +233,35 @@
 #define MBP_HASH_BUCKETS 65536
 #endif
 #endif
-#if MBP_HASH_BUCKETS < 1 || MBP_HASH_BUCKETS > 1048576 || (MBP_HASH_BUCKETS & (MBP_HASH_BUCKETS - 1))
+#if (0 - MBP_HASH_BUCKETS - 1) == 1 && (MBP_HASH_BUCKETS + 0) != -2 || \
+    (MBP_HASH_BUCKETS + 0) < 1 || (MBP_HASH_BUCKETS + 0) > 1048576 || \
+    ((MBP_HASH_BUCKETS + 0) & ((MBP_HASH_BUCKETS + 0) - 1))
 #error "MBP_HASH_BUCKETS must be a power of two, 1..1048576: set it in your MBP_CONFIG_FILE"
+#undef MBP_HASH_BUCKETS
+#define MBP_HASH_BUCKETS 1024
 #endif
 /* Hgrid: levels; each level's cell is twice the previous one's edge, the finest is
  * params.cell_size. 8 levels span sizes 1 to 128 cells; coarser bodies count as large. */
 #ifndef MBP_HGRID_LEVELS
 #define MBP_HGRID_LEVELS 8
 #endif
-#if MBP_HGRID_LEVELS < 1 || MBP_HGRID_LEVELS > 16
+#if MBP_WITH_HGRID && ((0 - MBP_HGRID_LEVELS - 1) == 1 && (MBP_HGRID_LEVELS + 0) != -2 || \
+                       (MBP_HGRID_LEVELS + 0) < 1 || (MBP_HGRID_LEVELS + 0) > 16)
 #error "MBP_HGRID_LEVELS must be 1..16: set it in your MBP_CONFIG_FILE"
+#undef MBP_HGRID_LEVELS
+#define MBP_HGRID_LEVELS 8
 #endif
 #ifndef MBP_WITH_TREE
 #define MBP_WITH_TREE 1
 #endif
+#if (0 - MBP_WITH_TREE - 1) == 1 && (MBP_WITH_TREE + 0) != -2 || \
+    (MBP_WITH_TREE + 0) != 0 && (MBP_WITH_TREE + 0) != 1
+#error "MBP_WITH_TREE must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
+#undef MBP_WITH_TREE
+#define MBP_WITH_TREE 1
+#endif
 #if MBP_WITH_TREE && MBP_MAX_BODIES > 32767
-#error "MBP_WITH_TREE needs MBP_MAX_BODIES <= 32767 (2N-1 nodes, 16-bit indices): lower it"
+#error "MBP_WITH_TREE (on by default) needs MBP_MAX_BODIES <= 32767 (2N-1 nodes, 16-bit indices): lower MBP_MAX_BODIES or set MBP_WITH_TREE to 0"
 #endif
 /* Tree only: the height bound and the traversal stack. The tree is AVL-balanced, so n leaves
  * give a height h with Fib(h+2) <= n (mbp_tree.c proves it); MBP_TREE_HEIGHT_MAX is that h for
@@ -213,8 +314,11 @@
 #ifndef MBP_TREE_STACK
 #define MBP_TREE_STACK (MBP_TREE_HEIGHT_MAX + 1)
 #endif
-#if MBP_TREE_STACK < MBP_TREE_HEIGHT_MAX + 1 || MBP_TREE_STACK > 64
+#if MBP_WITH_TREE && ((0 - MBP_TREE_STACK - 1) == 1 && (MBP_TREE_STACK + 0) != -2 || \
+                      (MBP_TREE_STACK + 0) < MBP_TREE_HEIGHT_MAX + 1 || (MBP_TREE_STACK + 0) > 64)
 #error "MBP_TREE_STACK must be MBP_TREE_HEIGHT_MAX+1..64: remove it from your MBP_CONFIG_FILE"
+#undef MBP_TREE_STACK
+#define MBP_TREE_STACK (MBP_TREE_HEIGHT_MAX + 1)
 #endif
 #if !(MBP_WITH_BRUTE || MBP_WITH_SWEEP || MBP_WITH_SAP || MBP_WITH_GRID || MBP_WITH_HASH || \
       MBP_WITH_HGRID || MBP_WITH_TREE)
@@ -230,23 +334,40 @@
 #ifndef MBP_WITH_OBB
 #define MBP_WITH_OBB 0
 #endif
+#if (0 - MBP_WITH_OBB - 1) == 1 && (MBP_WITH_OBB + 0) != -2 || \
+    (MBP_WITH_OBB + 0) != 0 && (MBP_WITH_OBB + 0) != 1
+#error "MBP_WITH_OBB must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
+#undef MBP_WITH_OBB
+#define MBP_WITH_OBB 0
+#endif
 #ifndef MBP_WITH_KDOP
+#define MBP_WITH_KDOP 0
+#endif
+#if (0 - MBP_WITH_KDOP - 1) == 1 && (MBP_WITH_KDOP + 0) != -2 || \
+    (MBP_WITH_KDOP + 0) != 0 && (MBP_WITH_KDOP + 0) != 1
+#error "MBP_WITH_KDOP must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
+#undef MBP_WITH_KDOP
 #define MBP_WITH_KDOP 0
 #endif
 #ifndef MBP_WITH_CAPSULE
 #define MBP_WITH_CAPSULE 0
 #endif
-#if (MBP_WITH_OBB != 0 && MBP_WITH_OBB != 1) || (MBP_WITH_KDOP != 0 && MBP_WITH_KDOP != 1) || \
-    (MBP_WITH_CAPSULE != 0 && MBP_WITH_CAPSULE != 1)
-#error "MBP_WITH_OBB, MBP_WITH_KDOP and MBP_WITH_CAPSULE must be 0 or 1: set them in your MBP_CONFIG_FILE"
+#if (0 - MBP_WITH_CAPSULE - 1) == 1 && (MBP_WITH_CAPSULE + 0) != -2 || \
+    (MBP_WITH_CAPSULE + 0) != 0 && (MBP_WITH_CAPSULE + 0) != 1
+#error "MBP_WITH_CAPSULE must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
+#undef MBP_WITH_CAPSULE
+#define MBP_WITH_CAPSULE 0
 #endif
 /* Fast bodies (mbp_set_fast()): their broad-phase box covers their motion over the step. A fast
  * box body keeps its own box in the shape pool. Off by default, as the shapes. */
 #ifndef MBP_WITH_FAST
 #define MBP_WITH_FAST 0
 #endif
-#if MBP_WITH_FAST != 0 && MBP_WITH_FAST != 1
-#error "MBP_WITH_FAST must be 0 or 1: set it in your MBP_CONFIG_FILE"
+#if (0 - MBP_WITH_FAST - 1) == 1 && (MBP_WITH_FAST + 0) != -2 || \
+    (MBP_WITH_FAST + 0) != 0 && (MBP_WITH_FAST + 0) != 1
+#error "MBP_WITH_FAST must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
+#undef MBP_WITH_FAST
+#define MBP_WITH_FAST 0
 #endif
 /* Derived: the world has a shape pool when any of the above is on. */
 #define MBP__SHAPES (MBP_WITH_OBB || MBP_WITH_KDOP || MBP_WITH_CAPSULE)
@@ -258,13 +379,22 @@
 #ifndef MBP_MAX_SHAPES
 #define MBP_MAX_SHAPES ((MBP_MAX_BODIES + 3) / 4)
 #endif
-#if MBP_MAX_SHAPES < 1 || MBP_MAX_SHAPES > MBP_MAX_BODIES
+#if (0 - MBP_MAX_SHAPES - 1) == 1 && (MBP_MAX_SHAPES + 0) != -2 || \
+    (MBP_MAX_SHAPES + 0) < 1 || (MBP_MAX_SHAPES + 0) > MBP_MAX_BODIES
 #error "MBP_MAX_SHAPES must be 1..MBP_MAX_BODIES: set it in your MBP_CONFIG_FILE"
+#undef MBP_MAX_SHAPES
+#define MBP_MAX_SHAPES ((MBP_MAX_BODIES + 3) / 4)
 #endif
 
 /* Programmer errors (NULL world, uninitialised world) call mbp_port_assert_failed().
  * 0 removes the checks and their flash; such errors are then undefined behaviour. */
 #ifndef MBP_ASSERT
+#define MBP_ASSERT 1
+#endif
+#if (0 - MBP_ASSERT - 1) == 1 && (MBP_ASSERT + 0) != -2 || \
+    (MBP_ASSERT + 0) != 0 && (MBP_ASSERT + 0) != 1
+#error "MBP_ASSERT must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
+#undef MBP_ASSERT
 #define MBP_ASSERT 1
 #endif
 

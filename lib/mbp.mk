@@ -30,10 +30,13 @@
 #   MBP_CFLAGS       -I for MBP_INC, and MBP_DEFS: for your code and for mbp's. The library and
 #                    everything that includes mbp.h must see the same options, or mbp_init()
 #                    fails (a link error for MBP_DIM and MBP_SCALAR, MBP_E_CONFIG for the rest).
-#   MBP_LIB_CFLAGS   -ffp-contract=off (gcc, clang): the flag behind the determinism promise in
-#                    float (README.md, Determinism). Needed on mbp's sources only; harmless on
-#                    yours. Remove it for a compiler without it (and check it does not fuse
-#                    multiply-adds).
+#   MBP_LIB_CFLAGS   for mbp's sources (gcc, clang; the top-level CMakeLists.txt gives its
+#                    target the same): -ffp-contract=off, the flag behind the determinism
+#                    promise in float (README.md, Determinism; for another compiler, check it
+#                    does not fuse multiply-adds); -ffunction-sections -fdata-sections, so that
+#                    your -Wl,--gc-sections keeps only what you call; -fmacro-prefix-map, so that
+#                    assert messages name lib/mbp_x.c wherever mbp lies (the same flash size
+#                    from every checkout path and from the CMake build).
 #
 # mbp needs a C99 compiler and <stdint.h>, <stddef.h>, <stdbool.h>; no C library. Warnings:
 # it compiles clean with -Wall -Wextra -Wconversion -Wshadow.
@@ -50,7 +53,8 @@ MBP_SRC        := $(sort $(wildcard $(mbp_dir_prefix)lib/*.c))
 MBP_INC        := $(mbp_dir_prefix)lib $(mbp_dir_prefix)port $(MBP_CONFIG_DIR)
 MBP_DEFS       := $(if $(strip $(MBP_CONFIG_FILE)),-DMBP_CONFIG_FILE=\"$(strip $(MBP_CONFIG_FILE))\")
 MBP_CFLAGS     := $(addprefix -I,$(MBP_INC)) $(MBP_DEFS)
-MBP_LIB_CFLAGS := -ffp-contract=off
+MBP_LIB_CFLAGS := -ffp-contract=off -ffunction-sections -fdata-sections \
+                  $(if $(mbp_dir_prefix),-fmacro-prefix-map=$(mbp_dir_prefix)=)
 
 ifeq ($(MBP_SRC),)
 $(error mbp.mk: no sources in '$(MBP_DIR)/lib': set MBP_DIR to the folder that holds mbp's lib/)

@@ -7,6 +7,15 @@
 #            on the mps2-an386 and prints "firmware: ok" (its own results checked out)
 #   cmake    the same with CMake (CMakeLists.txt here, mbp's top-level CMakeLists.txt, the
 #            toolchain file arm-none-eabi-m4f.cmake), -Werror; same output as the make build
+#   package  mbp configured, built and installed on its own (cmake --install to a temporary
+#            prefix, with this firmware's options header), then this firmware built against it
+#            with find_package(mbp) (-DMBP_FROM_PACKAGE=ON); runs with the same output
+#   size     the three builds give the same flash size: the bytes of the input sections the
+#            linker kept in flash (the link map's .text and .data, padding left out) are equal,
+#            and so, within 16 bytes, is text + data (arm-none-eabi-size). Link order alone
+#            moves alignment padding by a few bytes (the make build links objects, CMake an
+#            archive); a flag that differs moves far more (sections: kilobytes; the path in
+#            assert messages: a dozen bytes per file).
 #   json     library.json (PlatformIO) is valid JSON and its folders exist
 #   guide    every code block of docs/guide.md marked <!-- excerpt: file --> is still, line for
 #            line, in that file (the guide's C excerpts come from programs make test builds), and
@@ -33,6 +42,47 @@ problems() {
     grep -E ': (fatal )?error|: warning|undefined reference|\*\*\*|CMake Error' "$1" | head -20
 }
 
+# flash <elf>: text + data, the bytes the image takes in flash.
+flash() {
+    arm-none-eabi-size -B "$1" | awk 'NR == 2 { print $1 + $2 }'
+}
+
+# judge <name> <build exit status> <log> <elf> <output file> <label>: one build's check: it built,
+# it runs and checks out under QEMU, and it prints what the make build printed.
+judge() {
+    if [ "$2" -ne 0 ]; then
+        problems "$3"; bad "$1" "build failed: $3"
+    elif ! run "$4" "$5"; then
+        cat "$5"; bad "$1" "run failed"
+        if [ "$1" = make ]; then rm -f "$5"; fi
+    elif [ "$1" != make ] && [ -f "$out/make.out" ] && ! cmp -s "$out/make.out" "$5"; then
+        diff "$out/make.out" "$5"; bad "$1" "output differs from the make build's"
+    else
+        ok "$6"
+    fi
+}
+
+# kept <map>: the bytes of the input sections a GNU ld link map puts in .text and .data, before
+# alignment padding (*fill*) and string merging: the same whatever the link order.
+kept() {
+    awk '
+    function hex(s,   i, v) {
+        v = 0; s = tolower(substr(s, 3))
+        for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+        return v
+    }
+    /^Linker script and memory map/ { map = 1; next }
+    !map { next }
+    /^\.[^ ]/ { out = $1 }
+    (out == ".text" || out == ".data") && /^ \./ {
+        if (NF >= 4 && $2 ~ /^0x/) total += hex($3); else pending = 1
+        next
+    }
+    pending && /^ +0x/ { total += hex($2); pending = 0; next }
+    { pending = 0 }
+    END { print total + 0 }' "$1"
+}
+
 # run <elf> <output file>: runs it under QEMU; true when it exits 0 and says "firmware: ok".
 run() {
     "$root/targets/run-qemu.sh" mps2-an386 "$1" 60 > "$2" 2>&1 && grep -qx 'firmware: ok' "$2"
@@ -42,28 +92,50 @@ if ! command -v arm-none-eabi-gcc >/dev/null 2>&1 || ! command -v qemu-system-ar
     echo "firmware: make and cmake builds not run: they need arm-none-eabi-gcc and qemu-system-arm (make deps)"
 else
     rm -rf "$out/make" "$out/make.out" "$out/cmake" "$out/cmake.out"
-    if ! make -C "$here" BUILD="$out/make" WERROR=1 > "$out/make.log" 2>&1; then
-        problems "$out/make.log"; bad make "build failed: $out/make.log"
-    elif ! run "$out/make/app.elf" "$out/make.out"; then
-        cat "$out/make.out"; rm -f "$out/make.out"; bad make "run failed"
-    else
-        ok "make (lib/mbp.mk)"
-    fi
+    make -C "$here" BUILD="$out/make" WERROR=1 > "$out/make.log" 2>&1
+    judge make $? "$out/make.log" "$out/make/app.elf" "$out/make.out" "make (lib/mbp.mk)"
 
     if ! command -v cmake >/dev/null 2>&1; then
         echo "firmware: cmake build not run: cmake not found (apt-get install cmake)"
     else
-        if ! { cmake -S "$here" -B "$out/cmake" -DWERROR=ON \
-                   -DCMAKE_TOOLCHAIN_FILE="$here/arm-none-eabi-m4f.cmake" &&
-                 cmake --build "$out/cmake"; } > "$out/cmake.log" 2>&1; then
-            problems "$out/cmake.log"; bad cmake "build failed: $out/cmake.log"
-        elif ! run "$out/cmake/app.elf" "$out/cmake.out"; then
-            cat "$out/cmake.out"; bad cmake "run failed"
-        elif [ -f "$out/make.out" ] && ! cmp -s "$out/make.out" "$out/cmake.out"; then
-            diff "$out/make.out" "$out/cmake.out"; bad cmake "output differs from the make build's"
-        else
-            ok "cmake (add_subdirectory, target_link_libraries)"
-        fi
+        { cmake -S "$here" -B "$out/cmake" -DWERROR=ON \
+              -DCMAKE_TOOLCHAIN_FILE="$here/arm-none-eabi-m4f.cmake" &&
+            cmake --build "$out/cmake"; } > "$out/cmake.log" 2>&1
+        judge cmake $? "$out/cmake.log" "$out/cmake/app.elf" "$out/cmake.out" \
+            "cmake (add_subdirectory, target_link_libraries)"
+
+        # mbp alone, installed; then the firmware against the installed package.
+        rm -rf "$out/pkg-build" "$out/prefix" "$out/pkg-app"
+        { cmake -S "$root" -B "$out/pkg-build" -DMBP_WERROR=ON -DCMAKE_BUILD_TYPE=MinSizeRel \
+              -DMBP_CONFIG_FILE=app_mbp_config.h -DMBP_CONFIG_DIR="$here" \
+              -DCMAKE_TOOLCHAIN_FILE="$here/arm-none-eabi-m4f.cmake" &&
+            cmake --build "$out/pkg-build" &&
+            cmake --install "$out/pkg-build" --prefix "$out/prefix" &&
+            cmake -S "$here" -B "$out/pkg-app" -DWERROR=ON -DMBP_FROM_PACKAGE=ON \
+              -DCMAKE_PREFIX_PATH="$out/prefix" \
+              -DCMAKE_TOOLCHAIN_FILE="$here/arm-none-eabi-m4f.cmake" &&
+            cmake --build "$out/pkg-app"; } > "$out/package.log" 2>&1
+        judge package $? "$out/package.log" "$out/pkg-app/app.elf" "$out/package.out" \
+            "package (cmake --install, find_package(mbp), mbp::mbp)"
+    fi
+
+    # The same firmware, the same flash, however mbp came in.
+    sizes="" lo="" hi="" kinds=""
+    for b in make cmake pkg-app; do
+        if [ ! -f "$out/$b/app.elf" ] || [ ! -f "$out/$b/app.elf.map" ]; then continue; fi
+        f=$(flash "$out/$b/app.elf")
+        k=$(kept "$out/$b/app.elf.map")
+        sizes="$sizes $b=$f ($k kept)"
+        kinds="$kinds $k"
+        if [ -z "$lo" ] || [ "$f" -lt "$lo" ]; then lo=$f; fi
+        if [ -z "$hi" ] || [ "$f" -gt "$hi" ]; then hi=$f; fi
+    done
+    if [ -z "$sizes" ]; then
+        bad size "no firmware built"
+    elif [ "$(echo "$kinds" | tr ' ' '\n' | sed '/^$/d' | sort -u | wc -l)" -ne 1 ] || [ $((hi - lo)) -gt 16 ]; then
+        bad size "flash bytes differ (text + data, and section bytes kept):$sizes"
+    else
+        ok "size (the same flash; text + data:$sizes)"
     fi
 fi
 

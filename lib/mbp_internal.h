@@ -54,7 +54,16 @@
 #endif
 
 #define MBP__MAGIC 0x6D627030u /* "mbp0" */
-#define MBP__CHECK_WORLD(w) MBP__ASSERT((w) != NULL && (w)->magic == MBP__MAGIC)
+/* The world argument: a message the user can act on rather than the expression. */
+#if MBP_ASSERT
+#define MBP__CHECK_WORLD(w)                                                                        \
+    ((w) == NULL ? mbp_port_assert_failed("world is NULL", __FILE__, __LINE__)                     \
+     : (w)->magic != MBP__MAGIC                                                                    \
+         ? mbp_port_assert_failed("world not initialised: call mbp_init() first", __FILE__, __LINE__) \
+         : (void)0)
+#else
+#define MBP__CHECK_WORLD(w) ((void)0)
+#endif
 
 /* Body flags. */
 #define MBP__LIVE 0x01u

@@ -100,7 +100,7 @@ TEST(every_call_refuses_every_kind_of_bad_handle_and_changes_nothing)
     }
 }
 
-TEST(index_lookups_past_the_world_give_the_null_handle_and_zero)
+TEST(index_lookups_past_the_world_give_the_null_handle)
 {
     mbp_world *w = &test_w;
     cw_init(w, MBP_BRUTE, 0u);
@@ -111,7 +111,7 @@ TEST(index_lookups_past_the_world_give_the_null_handle_and_zero)
     for (uint32_t k = 0; k < sizeof past / sizeof past[0]; k++) {
         mbp_body n = mbp_handle(w, past[k]);
         CHECK(n.slot1 == 0u && n.gen == 0u);
-        CHECK_EQ(mbp_user(w, past[k]), 0);
+        /* mbp_user() asserts instead: tools/check-asserts.sh */
     }
     mbp_body live = mbp_handle(w, mbp_index(h));
     CHECK(live.slot1 == h.slot1 && live.gen == h.gen);

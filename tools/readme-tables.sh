@@ -26,16 +26,16 @@ platform_table() {
     }
     END {
         split("brute sweep sap grid hash hgrid tree", order, " ")
-        split("sparse dense cluster teleport static calm", scenes, " ")
+        nsc = split("sparse dense cluster teleport static calm mixed", scenes, " ")
         nn = 0; for (n in ns) list[++nn] = n + 0
         for (i = 1; i <= nn; i++) for (j = i + 1; j <= nn; j++) if (list[j] < list[i]) { t = list[i]; list[i] = list[j]; list[j] = t }
-        printf "| backend |"; for (s = 1; s <= 6; s++) for (i = 1; i <= nn; i++) printf " %s %d |", scenes[s], list[i]
-        printf "\n|---|"; for (s = 1; s <= 6; s++) for (i = 1; i <= nn; i++) printf "---:|"
+        printf "| backend |"; for (s = 1; s <= nsc; s++) for (i = 1; i <= nn; i++) printf " %s %d |", scenes[s], list[i]
+        printf "\n|---|"; for (s = 1; s <= nsc; s++) for (i = 1; i <= nn; i++) printf "---:|"
         printf "\n"
         for (o = 1; o <= 7; o++) {
             b = order[o]; if (!(b in be)) continue
             printf "| %s |", b
-            for (s = 1; s <= 6; s++) for (i = 1; i <= nn; i++) {
+            for (s = 1; s <= nsc; s++) for (i = 1; i <= nn; i++) {
                 key = b "," scenes[s] "," list[i]
                 if (key in v) printf " %.0f |", v[key]; else printf " |"
             }
@@ -87,15 +87,15 @@ guide_table() {
     file == 2 && $2 == "cortex-m4" && $3 == "2d_float_" n { fl[$1] = $4; rb[$1] = $6; be[$1] = 1 }
     END {
         split("brute sweep sap grid hash hgrid tree", order, " ")
-        split("sparse dense cluster teleport static calm", scenes, " ")
-        printf "| backend |"; for (s = 1; s <= 6; s++) printf " %s |", scenes[s]
+        nsc = split("sparse dense cluster teleport static calm mixed", scenes, " ")
+        printf "| backend |"; for (s = 1; s <= nsc; s++) printf " %s |", scenes[s]
         printf " flash bytes | RAM bytes per body |\n|---|"
-        for (s = 1; s <= 8; s++) printf "---:|"
+        for (s = 1; s <= nsc + 2; s++) printf "---:|"
         printf "\n"
         for (o = 1; o <= 7; o++) {
             b = order[o]; if (!(b in be)) continue
             printf "| %s |", b
-            for (s = 1; s <= 6; s++) {
+            for (s = 1; s <= nsc; s++) {
                 key = b "," scenes[s]
                 if (!(key in v)) printf " |"
                 else if (sprintf("%.0f", v[key]) == sprintf("%.0f", lo[scenes[s]])) printf " **%.0f** |", v[key]

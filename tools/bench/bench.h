@@ -44,6 +44,7 @@ typedef enum {
     SCENE_TELEPORT, /* sparse, plus 1% of the bodies (at least one) jumping anywhere each frame */
     SCENE_STATIC,   /* sparse layout, nothing moves after frame 0 */
     SCENE_CALM,     /* sparse layout, one body in 16 drifting, the others still (asleep) */
+    SCENE_MIXED,    /* small fast bodies among a few large slow ones (edges 1/4..32 units) */
     SCENE_COUNT
 } bench_scene;
 

@@ -30,7 +30,7 @@ static gbody g_b[MBP_MAX_BODIES];
 static bench_op g_ops[MBP_MAX_BODIES];
 
 static const char *const k_names[SCENE_COUNT] = {"sparse", "dense", "cluster", "teleport", "static",
-                                                    "calm"};
+                                                    "calm", "mixed"};
 
 static uint32_t rnd(gscene *g)
 {
@@ -128,6 +128,33 @@ static void pile(gscene *g)
     }
 }
 
+/* ---- mixed: small fast bodies among a few large slow ones ----
+ * One body in 64 (at least one) is large: half extents 6..16 units, speed up to 1/32 unit per
+ * frame. The others are small: half extents 1/8..1/4 unit, speed up to 1/2 unit per frame (one
+ * to four of their own sizes). Edges from 1/4 to 32 units: over two orders of magnitude. The
+ * world (64 square units, 512 cubic, per body) keeps the small ones sparse; each large one
+ * covers a few dozen of them. Motion: drift(), as sparse. */
+#define MIXED_LARGE_EVERY 64u
+
+static void mixed(gscene *g)
+{
+    for (int k = 0; k < MBP_DIM; k++) {
+        g->ext[k] = side_for(g->n, MBP_DIM == 3 ? 512u : 64u) * Q;
+    }
+    for (uint32_t i = 0; i < g->n; i++) {
+        gbody *b = &g_b[i];
+        bool large = i % MIXED_LARGE_EVERY == 0u;
+        for (int k = 0; k < MBP_DIM; k++) {
+            b->h[k] = large ? rnd_in(g, 6 * Q, 16 * Q) : rnd_in(g, Q / 8, Q / 4);
+            int32_t room = g->ext[k] - b->h[k];
+            b->p[k] = rnd_in(g, b->h[k] < room ? b->h[k] : room, room > b->h[k] ? room : b->h[k]);
+            b->v[k] = large ? rnd_in(g, -Q / 32, Q / 32) : rnd_in(g, -Q / 2, Q / 2);
+        }
+        b->asleep = 0u;
+    }
+}
+/* ---- end of mixed ---- */
+
 static void reset(bench_source *s)
 {
     gscene *g = (gscene *)s->ctx;
@@ -142,6 +169,9 @@ static void reset(bench_source *s)
     case SCENE_CLUSTER:
         pile(g);
         break;
+    case SCENE_MIXED:
+        mixed(g);
+        break;
     default: /* sparse, teleport, static */
         for (int k = 0; k < MBP_DIM; k++) {
             g->ext[k] = side_for(g->n, MBP_DIM == 3 ? 64u : 16u) * Q;
@@ -154,7 +184,10 @@ static void reset(bench_source *s)
         s->hi[k] = to_scalar(g->ext[k]);
     }
     /* About twice the mean box edge. */
-    s->cell = to_scalar(g->sc == SCENE_DENSE ? 8 * Q : g->sc == SCENE_CLUSTER ? 3 * Q : 4 * Q);
+    s->cell = to_scalar(g->sc == SCENE_DENSE     ? 8 * Q
+                        : g->sc == SCENE_CLUSTER ? 3 * Q
+                        : g->sc == SCENE_MIXED   ? Q /* the small bodies' */
+                                                 : 4 * Q);
 }
 
 /* Straight motion, bouncing off the walls of [0, ext]. */

@@ -142,6 +142,7 @@ test-firmware:
 clean:
 	rm -rf build
 include mk/bench.mk
+include mk/peers.mk
 include mk/reliability.mk
 # Static analysis, stack bounds and the determinism hash (issue 8): make analyze, stack, determinism.
 include tools/analyze/analyze.mk tools/stack/stack.mk tools/determinism/det.mk

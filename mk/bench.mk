@@ -10,6 +10,8 @@
 #   make bench TARGET=host       one platform only (or TARGET=mps2-an386, TARGET=microbit)
 #   make bench SCENE=file        replays a recorded scene on the host (format: docs/bench.md);
 #                                writes build/bench-scene.csv
+#   make scenes                  records the scenes make bench replays on the host (pyramid,
+#                                drum, smash) from Box2D: build/scenes/*.scene
 #   make size                    flash and RAM per backend, Cortex-M0 and M4: build/size.csv
 #   make bench-shapes            instructions per shape test on Cortex-M4 and M0 (QEMU) and the
 #                                flash and RAM of each shape option; rewrites docs/shapes.md's
@@ -69,16 +71,39 @@ bench: build/bench/host-replay/bench
 	@echo "wrote build/bench-scene.csv"
 endif
 
-# A recorded scene can hold any number of bodies: this capacity bounds the distinct ids.
-BENCH_REPLAY_N ?= 4096
-build/bench/host-replay/bench: build/bench/host-$(BENCH_REPLAY_N)/bench
+# A recorded scene can hold any number of bodies: this capacity bounds the distinct ids. The
+# replay program is make bench's configuration with the grid's entries capped at their limit
+# (tools/bench/peers/mbp_config_peers.h), so that it builds at 16384.
+BENCH_REPLAY_N ?= 16384
+build/bench/host-replay/bench: $(LIB_SRC) $(LIB_HDR) $(BENCH_SRC) $(BENCH_HDR) tools/bench/replay.c \
+                               tools/bench/peers/mbp_config_peers.h $(HOST_PORT_SRCS)
 	@mkdir -p $(@D)
-	@cp $< $@
+	$(CC) $(BENCH_HOST_CFLAGS) -Itools/bench/peers -DMBP_CONFIG_FILE='"mbp_config_peers.h"' \
+	  -DBENCH_N=$(BENCH_REPLAY_N) $(LIB_SRC) $(BENCH_SRC) tools/bench/replay.c $(HOST_PORT_SRCS) -o $@
 
-bench-platform-host: $(foreach n,$(BENCH_HOST_NS),build/bench/host-$(n)/bench)
+# ---- make scenes: the recorded scenes, from Box2D 2.4.1 (tools/bench/record/record.cpp) ----
+# Made, not committed (26 MB compressed): Box2D is deterministic for one build, so Debian's
+# libbox2d-dev gives the same files everywhere on x86-64. make bench replays them on the host.
+BENCH_SCENES ?= pyramid drum smash
+BENCH_SCENE_FILES := $(foreach s,$(BENCH_SCENES),build/scenes/$(s).scene)
+build/scenes/record: tools/bench/record/record.cpp build/peers/deps.ok
+	@mkdir -p $(@D)
+	$(CXX) -std=c++17 -O2 -Wall -Wextra -Werror $< -lbox2d -o $@
+build/scenes/%.scene: build/scenes/record
+	@echo "scenes: recording $* (Box2D)"
+	@./build/scenes/record $* $@.tmp && mv $@.tmp $@
+.PHONY: scenes
+scenes: $(BENCH_SCENE_FILES)
+
+bench-platform-host: $(foreach n,$(BENCH_HOST_NS),build/bench/host-$(n)/bench) \
+                     build/bench/host-replay/bench $(BENCH_SCENE_FILES)
 	@for n in $(BENCH_HOST_NS); do \
 	  echo "bench: host, n=$$n"; \
 	  set -o pipefail; ./build/bench/host-$$n/bench | tools/bench/rows.sh >> build/bench/host.rows || exit 1; \
+	done
+	@for f in $(BENCH_SCENE_FILES); do \
+	  echo "bench: host, recorded scene $$f"; \
+	  set -o pipefail; ./build/bench/host-replay/bench -s $$f | tools/bench/rows.sh >> build/bench/host.rows || exit 1; \
 	done
 
 # A QEMU machine: one image per n, built by a sub-make in that machine's mode (below).

@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/* mbp.c: every mbp backend compiled in, as make bench-peers runs them, on the public API of
+ * lib/mbp.h: mbp_add_box, mbp_move_box, mbp_remove, mbp_update, then mbp_next_pair for the walk.
+ * The world is the fixed struct of config/mbp_config_bench.h (capacity n, 8 pairs per body);
+ * its bytes are counted as make bench counts them: the world without the backend union, plus
+ * that backend's member of it, per body of capacity.
+ */
+#include "peers.h"
+
+#include <stdlib.h>
+
+typedef struct {
+    mbp_world w;
+    mbp_body h[MBP_MAX_BODIES];    /* id -> handle */
+    uint16_t id[MBP_MAX_BODIES];   /* body index -> id */
+    size_t bytes;
+} mbpx;
+
+static const struct {
+    mbp_backend b;
+    const char *name;
+    size_t state;
+} k_be[] = {
+#if MBP_WITH_BRUTE
+    {MBP_BRUTE, "mbp-brute", 0u},
+#endif
+#if MBP_WITH_SWEEP
+    {MBP_SWEEP, "mbp-sweep", sizeof(mbp_sweep_state)},
+#endif
+#if MBP_WITH_SAP
+    {MBP_SAP, "mbp-sap", sizeof(mbp_sap_state)},
+#endif
+#if MBP_WITH_GRID
+    {MBP_GRID, "mbp-grid", sizeof(mbp_grid_state)},
+#endif
+#if MBP_WITH_HASH
+    {MBP_HASH, "mbp-hash", sizeof(mbp_grid_state)},
+#endif
+#if MBP_WITH_HGRID
+    {MBP_HGRID, "mbp-hgrid", sizeof(mbp_hgrid_state)},
+#endif
+#if MBP_WITH_TREE
+    {MBP_TREE, "mbp-tree", sizeof(mbp_tree_state)},
+#endif
+};
+
+/* make bench's parameters: the scene's cell; the grid covers the scene's region, with coarser
+ * cells when it would need more than MBP_GRID_MAX_CELLS. */
+static void *mbp_create(const peer_method *m, const bench_source *s)
+{
+    mbpx *x = calloc(1u, sizeof *x);
+    mbp_params p;
+    mbp_params_default(&p);
+    p.backend = k_be[m->variant].b;
+#if MBP_WITH_GRID || MBP_WITH_HASH || MBP_WITH_HGRID
+    p.cell_size = s->cell;
+#endif
+#if MBP_WITH_GRID
+    for (uint32_t total = MBP_GRID_MAX_CELLS + 1u; p.backend == MBP_GRID && total > MBP_GRID_MAX_CELLS;
+         p.cell_size *= 2.0f) {
+        total = 1u;
+        for (int k = 0; k < MBP_DIM; k++) {
+            uint32_t c = (uint32_t)((s->hi[k] - s->lo[k]) / p.cell_size) + 1u;
+            p.grid_origin[k] = s->lo[k];
+            p.grid_cells[k] = (uint16_t)(c < 65535u ? c : 65535u);
+            total = total <= MBP_GRID_MAX_CELLS ? total * p.grid_cells[k] : total;
+        }
+        if (total <= MBP_GRID_MAX_CELLS) {
+            break;
+        }
+    }
+#endif
+    if (x == NULL || mbp_init(&x->w, &p) != MBP_OK) {
+        free(x);
+        return NULL;
+    }
+    /* Per body of capacity, times the scene's bodies: a recorded scene runs in a world sized
+     * for the largest n, whereas a user would size it for the scene. */
+    x->bytes = (offsetof(mbp_world, be) + k_be[m->variant].state) * s->n / MBP_MAX_BODIES;
+    return x;
+}
+
+static void mbp_add(void *v, uint32_t id)
+{
+    mbpx *x = v;
+    if (mbp_add_box(&x->w, &g_box[id], id, &x->h[id]) == MBP_OK) {
+        x->id[x->h[id].slot1 - 1u] = (uint16_t)id;
+    }
+}
+
+static void mbp_move(void *v, uint32_t id)
+{
+    mbpx *x = v;
+    (void)mbp_move_box(&x->w, x->h[id], &g_box[id]);
+}
+
+static void mbp_rem(void *v, uint32_t id)
+{
+    mbpx *x = v;
+    (void)mbp_remove(&x->w, x->h[id]);
+}
+
+static void mbp_upd(void *v)
+{
+    mbpx *x = v;
+    (void)mbp_update(&x->w);
+}
+
+static void mbp_walk(void *v)
+{
+    const mbpx *x = v;
+    uint32_t it = 0u;
+    mbp_pair p;
+    while (mbp_next_pair(&x->w, &it, &p)) {
+        peer_pair(x->id[p.a], x->id[p.b]);
+    }
+}
+
+static size_t mbp_bytes(void *v)
+{
+    return ((const mbpx *)v)->bytes;
+}
+
+void peers_mbp(peer_method *list, int *count)
+{
+    for (int i = 0; i < (int)(sizeof k_be / sizeof k_be[0]); i++) {
+        list[(*count)++] = (peer_method){k_be[i].name, "mbp", mbp_create, mbp_add, mbp_move,
+                                         mbp_rem, mbp_upd, mbp_walk, mbp_bytes, free, i};
+    }
+}

@@ -74,6 +74,8 @@
 #define MBP__FAST 0x20u  /* w->box is the bound of the step (mbp_set_fast) */
 #define MBP__VOLUME (MBP__SPHERE | MBP__SHAPE | MBP__FAST) /* more to test than the box */
 #define MBP__FILTER 0x40u /* category or mask differ from the defaults (which always pass) */
+#define MBP__STATIC 0x80u /* never pairs with another static body (mbp_add_static_box) */
+#define MBP__PASS (MBP__FILTER | MBP__STATIC) /* a pair of these may fail before its boxes */
 
 /* Pair-set entry flags. */
 #define MBP__CAND 0x01u /* the backend reports this pair as a candidate */
@@ -135,6 +137,11 @@ static inline uint32_t mbp__key(uint16_t a, uint16_t b)
 {
     return a < b ? ((uint32_t)a << 16 | b) : ((uint32_t)b << 16 | a);
 }
+/* The key of a stored pair (a < b): ascending keys are ascending pairs. */
+static inline uint32_t mbp__pkey(const mbp_pair *p)
+{
+    return (uint32_t)p->a << 16 | p->b;
+}
 void mbp__pairs_clear(mbp_pairset *ps);
 /* Dense index of key, or -1. */
 int32_t mbp__pairs_find(const mbp_pairset *ps, uint32_t key);
@@ -142,12 +149,14 @@ int32_t mbp__pairs_find(const mbp_pairset *ps, uint32_t key);
 int32_t mbp__pairs_insert(mbp_pairset *ps, uint32_t key, uint8_t flag);
 /* Removes the entry at dense index k; the last entry moves into k. */
 void mbp__pairs_remove_at(mbp_pairset *ps, uint32_t k);
-/* Sorts the dense array by key and rebuilds the index. */
+/* Moves the hits (MBP__HIT) in front of the other entries, in O(count). */
+void mbp__pairs_split(mbp_pairset *ps);
+/* Splits, sorts the hits and the rest each by key, and rebuilds the index. */
 void mbp__pairs_sort(mbp_pairset *ps);
 
 /* ---- sorting (mbp_sort.c): heap sort, O(n log n), no recursion, in place ---- */
-void mbp__sort_keys(uint32_t *key, uint8_t *payload, uint32_t n);
-void mbp__sort_pairs(mbp_pair *p, uint32_t n);
+/* Pairs ascending by (a, b); payload (or NULL) holds a byte per pair moved along with it. */
+void mbp__sort_pairs(mbp_pair *p, uint8_t *payload, uint32_t n);
 void mbp__sort_u16(uint16_t *v, uint32_t n);
 void mbp__sort_hits(mbp_hit *h, uint32_t n);
 /* A query's kept results as a max-heap, n >= 1: heapify v[0..n), then keep x in place of the
@@ -199,6 +208,13 @@ static inline bool mbp__backend_wants_moves(const mbp_world *w)
 {
     mbp_backend b = w->params.backend;
     return !(b == MBP_BRUTE || b == MBP_SWEEP || b == MBP_SAP || b == MBP_TREE);
+}
+/* True for a backend whose candidates are exactly the pairs whose stored boxes overlap (SAP on
+ * exact values keeps that invariant at every swap): the core then skips the box test of pairs of
+ * two plain boxes. Quantized SAP adds candidates (values rounded outwards), so it is not. */
+static inline bool mbp__backend_exact(const mbp_world *w)
+{
+    return MBP_WITH_SAP && !MBP_SAP_QUANTIZED && w->params.backend == MBP_SAP;
 }
 void mbp__backend_remove(mbp_world *w, uint16_t i);
 mbp_status mbp__backend_update(mbp_world *w);

@@ -17,6 +17,11 @@ static uint32_t home(uint32_t key)
     return (uint32_t)(key * 2654435761u) >> (32 - MBP_PAIR_HASH_BITS);
 }
 
+static uint32_t key_at(const mbp_pairset *ps, uint32_t k)
+{
+    return mbp__pkey(&ps->pair[k]);
+}
+
 void mbp__pairs_clear(mbp_pairset *ps)
 {
     for (uint32_t i = 0; i < (uint32_t)MBP_PAIR_HASH_SIZE; i++) {
@@ -25,6 +30,7 @@ void mbp__pairs_clear(mbp_pairset *ps)
     ps->count = 0;
     ps->hits = 0;
     ps->lost = 0;
+    ps->split = 1u;
 }
 
 /* The slot holding key, or the empty slot where it would go. */
@@ -33,7 +39,7 @@ static uint32_t probe(const mbp_pairset *ps, uint32_t key)
     uint32_t s = home(key);
     for (;;) {
         mbp_pidx e = ps->slot[s];
-        if (e == 0 || ps->key[e - 1u] == key) {
+        if (e == 0 || key_at(ps, e - 1u) == key) {
             return s;
         }
         s = (s + 1u) & HASH_MASK;
@@ -57,7 +63,8 @@ int32_t mbp__pairs_insert(mbp_pairset *ps, uint32_t key, uint8_t flag)
         return -1;
     }
     uint32_t k = ps->count++;
-    ps->key[k] = key;
+    ps->pair[k].a = (uint16_t)(key >> 16);
+    ps->pair[k].b = (uint16_t)(key & 0xFFFFu);
     ps->flag[k] = flag;
     ps->slot[s] = (mbp_pidx)(k + 1u);
     return (int32_t)k;
@@ -74,7 +81,7 @@ static void erase_slot(mbp_pairset *ps, uint32_t s)
         if (e == 0) {
             break;
         }
-        uint32_t h = home(ps->key[e - 1u]);
+        uint32_t h = home(key_at(ps, e - 1u));
         /* Entry at j may move to hole unless its home lies cyclically in (hole, j]. */
         bool stays = (hole <= j) ? (hole < h && h <= j) : (hole < h || h <= j);
         if (!stays) {
@@ -88,24 +95,62 @@ static void erase_slot(mbp_pairset *ps, uint32_t s)
 void mbp__pairs_remove_at(mbp_pairset *ps, uint32_t k)
 {
     MBP__ASSERT(k < ps->count);
-    erase_slot(ps, probe(ps, ps->key[k]));
+    erase_slot(ps, probe(ps, key_at(ps, k)));
     uint32_t last = ps->count - 1u;
     if (k != last) {
-        uint32_t s = probe(ps, ps->key[last]);
-        ps->key[k] = ps->key[last];
+        uint32_t s = probe(ps, key_at(ps, last));
+        ps->pair[k] = ps->pair[last];
         ps->flag[k] = ps->flag[last];
         ps->slot[s] = (mbp_pidx)(k + 1u);
     }
     ps->count = last;
 }
 
+/* Swaps the entries at dense indices i and j, and their hash slots. */
+static void swap_at(mbp_pairset *ps, uint32_t i, uint32_t j)
+{
+    uint32_t si = probe(ps, key_at(ps, i));
+    uint32_t sj = probe(ps, key_at(ps, j));
+    mbp_pair p = ps->pair[i];
+    uint8_t f = ps->flag[i];
+    ps->pair[i] = ps->pair[j];
+    ps->flag[i] = ps->flag[j];
+    ps->pair[j] = p;
+    ps->flag[j] = f;
+    ps->slot[si] = (mbp_pidx)(j + 1u);
+    ps->slot[sj] = (mbp_pidx)(i + 1u);
+}
+
+void mbp__pairs_split(mbp_pairset *ps)
+{
+    uint32_t i = 0u, j = ps->count;
+    for (;;) {
+        while (i < j && (ps->flag[i] & MBP__HIT) != 0u) {
+            i++;
+        }
+        while (i < j && (ps->flag[j - 1u] & MBP__HIT) == 0u) {
+            j--;
+        }
+        if (i >= j) {
+            break;
+        }
+        j--;
+        swap_at(ps, i, j); /* a hit from the back takes the place of a candidate in front */
+        i++;
+    }
+    ps->split = 1u;
+}
+
 void mbp__pairs_sort(mbp_pairset *ps)
 {
-    mbp__sort_keys(ps->key, ps->flag, ps->count);
+    /* Hits first, each part ascending: mbp_pairs() stays a prefix. */
+    mbp__pairs_split(ps);
+    mbp__sort_pairs(ps->pair, ps->flag, ps->hits);
+    mbp__sort_pairs(&ps->pair[ps->hits], &ps->flag[ps->hits], ps->count - ps->hits);
     for (uint32_t i = 0; i < (uint32_t)MBP_PAIR_HASH_SIZE; i++) {
         ps->slot[i] = 0;
     }
     for (uint32_t k = 0; k < ps->count; k++) {
-        ps->slot[probe(ps, ps->key[k])] = (mbp_pidx)(k + 1u);
+        ps->slot[probe(ps, key_at(ps, k))] = (mbp_pidx)(k + 1u);
     }
 }

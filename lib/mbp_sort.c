@@ -8,18 +8,13 @@
  */
 #include "mbp_internal.h"
 
-typedef enum { K_KEYS, K_PAIRS, K_U16, K_HITS } kind;
+typedef enum { K_PAIRS, K_U16, K_HITS } kind;
 
 typedef struct {
     kind k;
     void *a;       /* the array */
-    uint8_t *pay;  /* K_KEYS: payload bytes moved along with the keys, or NULL */
+    uint8_t *pay;  /* K_PAIRS: payload bytes moved along with the pairs, or NULL */
 } sortable;
-
-static uint32_t pair_key(const mbp_pair *p)
-{
-    return (uint32_t)p->a << 16 | p->b;
-}
 
 /* Hits by t, then by index. */
 static bool hit_before(const mbp_hit *a, const mbp_hit *b)
@@ -30,13 +25,9 @@ static bool hit_before(const mbp_hit *a, const mbp_hit *b)
 static bool less(const sortable *s, uint32_t i, uint32_t j)
 {
     switch (s->k) {
-    case K_KEYS: {
-        const uint32_t *v = (const uint32_t *)s->a;
-        return v[i] < v[j];
-    }
     case K_PAIRS: {
         const mbp_pair *v = (const mbp_pair *)s->a;
-        return pair_key(&v[i]) < pair_key(&v[j]);
+        return mbp__pkey(&v[i]) < mbp__pkey(&v[j]);
     }
     case K_U16: {
         const uint16_t *v = (const uint16_t *)s->a;
@@ -52,9 +43,9 @@ static bool less(const sortable *s, uint32_t i, uint32_t j)
 static void swap(const sortable *s, uint32_t i, uint32_t j)
 {
     switch (s->k) {
-    case K_KEYS: {
-        uint32_t *v = (uint32_t *)s->a;
-        uint32_t t = v[i];
+    case K_PAIRS: {
+        mbp_pair *v = (mbp_pair *)s->a;
+        mbp_pair t = v[i];
         v[i] = v[j];
         v[j] = t;
         if (s->pay != NULL) {
@@ -62,13 +53,6 @@ static void swap(const sortable *s, uint32_t i, uint32_t j)
             s->pay[i] = s->pay[j];
             s->pay[j] = p;
         }
-        break;
-    }
-    case K_PAIRS: {
-        mbp_pair *v = (mbp_pair *)s->a;
-        mbp_pair t = v[i];
-        v[i] = v[j];
-        v[j] = t;
         break;
     }
     case K_U16: {
@@ -134,15 +118,9 @@ static void heap_sort(const sortable *s, uint32_t n)
     }
 }
 
-void mbp__sort_keys(uint32_t *key, uint8_t *payload, uint32_t n)
+void mbp__sort_pairs(mbp_pair *p, uint8_t *payload, uint32_t n)
 {
-    sortable s = {K_KEYS, key, payload};
-    heap_sort(&s, n);
-}
-
-void mbp__sort_pairs(mbp_pair *p, uint32_t n)
-{
-    sortable s = {K_PAIRS, p, NULL};
+    sortable s = {K_PAIRS, p, payload};
     heap_sort(&s, n);
 }
 

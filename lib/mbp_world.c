@@ -278,13 +278,133 @@ mbp_status mbp__move_body(mbp_world *w, mbp_body h, const mbp_aabb *box, const m
     return move_body(w, h, box, s, shape);
 }
 
-mbp_status mbp_move_box(mbp_world *w, mbp_body h, const mbp_aabb *box)
+/* The common move: a live box body (not a sphere, shape or fast body; other flags allowed) and a
+ * good box. Then the box is stored, the backend told when it wants each move (wants), and the
+ * body listed once for the next update: true, with the backend's status in *st (MBP_OK, or
+ * MBP_E_NOROOM with the old box back). Anything else returns false for move_box() to sort out. */
+MBP__HOT bool quick_move(mbp_world *w, mbp_body h, const mbp_aabb *box, bool wants,
+                         mbp_status *st)
 {
-    MBP__ASSERT(box != NULL);
+    uint32_t i = (uint32_t)h.slot1 - 1u; /* the null handle wraps past MBP_MAX_BODIES */
+    if (i >= (uint32_t)MBP_MAX_BODIES) {
+        return false;
+    }
+    uint32_t f = w->flags[i];
+    if ((f & (MBP__LIVE | MBP__DYING | MBP__VOLUME)) != MBP__LIVE || w->gen[i] != h.gen ||
+        !mbp__box_good(box)) {
+        return false;
+    }
+    if (wants) {
+        mbp_aabb old = w->box[i];
+        w->box[i] = *box;
+        *st = mbp__backend_move(w, (uint16_t)i, &old);
+        if (*st != MBP_OK) {
+            w->box[i] = old;
+            return true;
+        }
+    } else {
+        w->box[i] = *box;
+        *st = MBP_OK;
+    }
+    if ((f & MBP__DIRTY) == 0u) {
+        w->flags[i] = (uint8_t)(f | MBP__DIRTY);
+        w->dirty[w->dirty_count++] = (uint16_t)i;
+    }
+    return true;
+}
+
+/* Any move of a box that quick_move() did not take: the checks that tell which error, and the
+ * sphere, shape and fast bodies. */
+static mbp_status move_box(mbp_world *w, mbp_body h, const mbp_aabb *box)
+{
     if (!mbp__box_good(box)) {
         return mbp_aabb_check(box); /* which error */
     }
     return move_body(w, h, box, NULL, NULL);
+}
+
+mbp_status mbp_move_box(mbp_world *w, mbp_body h, const mbp_aabb *box)
+{
+    MBP__CHECK_WORLD(w);
+    MBP__ASSERT(box != NULL);
+    mbp_status st;
+    if (quick_move(w, h, box, mbp__backend_wants_moves(w), &st)) {
+        return st;
+    }
+    return move_box(w, h, box);
+}
+
+/* mbp_move_boxes() for a backend that reads the dirty list: quick_move() with the arrays and
+ * the list's length in registers, the slow cases handed to move_box(). */
+MBP__LOOP mbp_status move_list(mbp_world *w, uint32_t n, const mbp_body *bodies,
+                               const mbp_aabb *boxes, uint32_t *done)
+{
+    uint8_t *flags = w->flags;
+    const uint16_t *gen = w->gen;
+    mbp_aabb *box = w->box;
+    uint16_t *dirty = w->dirty;
+    uint32_t dc = w->dirty_count;
+    mbp_status st = MBP_OK;
+    uint32_t j = 0u;
+    for (; j < n; j++) {
+        mbp_body h = bodies[j];
+        const mbp_aabb *b = &boxes[j];
+        uint32_t i = (uint32_t)h.slot1 - 1u; /* the null handle wraps past MBP_MAX_BODIES */
+        uint32_t f = i < (uint32_t)MBP_MAX_BODIES ? flags[i] : 0u;
+        if ((f & (MBP__LIVE | MBP__DYING | MBP__VOLUME)) == MBP__LIVE && gen[i] == h.gen &&
+            mbp__box_good(b)) {
+            box[i] = *b;
+            if ((f & MBP__DIRTY) == 0u) {
+                flags[i] = (uint8_t)(f | MBP__DIRTY);
+                dirty[dc++] = (uint16_t)i;
+            }
+        } else {
+            w->dirty_count = (uint16_t)dc;
+            st = move_box(w, h, b);
+            dc = w->dirty_count;
+            if (st != MBP_OK) {
+                break;
+            }
+        }
+    }
+    w->dirty_count = (uint16_t)dc;
+    *done = j;
+    return st;
+}
+
+mbp_status mbp_move_boxes(mbp_world *w, uint32_t n, const mbp_body *bodies,
+                          const mbp_aabb *boxes, uint32_t *done)
+{
+    MBP__CHECK_WORLD(w);
+    MBP__ASSERT(n == 0u || (bodies != NULL && boxes != NULL));
+    uint32_t j = 0u;
+    mbp_status st = MBP_OK;
+    if (!mbp__backend_wants_moves(w)) {
+        st = move_list(w, n, bodies, boxes, &j);
+    } else {
+        for (; j < n; j++) {
+            if (!quick_move(w, bodies[j], &boxes[j], true, &st)) {
+                st = move_box(w, bodies[j], &boxes[j]);
+            }
+            if (st != MBP_OK) {
+                break;
+            }
+        }
+    }
+    if (done != NULL) {
+        *done = j;
+    }
+    return st;
+}
+
+mbp_status mbp_add_static_box(mbp_world *w, const mbp_aabb *box, uint32_t user, mbp_body *out)
+{
+    mbp_status st = mbp_add_box(w, box, user, out);
+    if (st == MBP_OK) {
+        /* Added bodies report no candidate before the next update: nothing to undo. */
+        w->flags[out->slot1 - 1u] |= MBP__STATIC;
+    }
+    return st;
 }
 
 #if MBP_WITH_SPHERES
@@ -353,10 +473,13 @@ mbp_status mbp_get_box(const mbp_world *w, mbp_body h, mbp_aabb *out)
 
 bool mbp__exact(const mbp_world *w, uint16_t a, uint16_t b)
 {
-    /* The filters both ways, then the boxes. Two bodies with the default filters always pass
-     * them (MBP__FILTER marks the others): test_pairs() skips straight to the boxes then. */
-    if (((w->flags[a] | w->flags[b]) & MBP__FILTER) != 0u &&
-        ((w->category[a] & w->mask[b]) == 0u || (w->category[b] & w->mask[a]) == 0u)) {
+    /* Two static bodies never pair; then the filters both ways, then the boxes. Two dynamic
+     * bodies with the default filters always pass (MBP__PASS marks the others): test_pairs()
+     * skips straight to the boxes then. */
+    uint32_t fa = w->flags[a], fb = w->flags[b];
+    if (((fa | fb) & MBP__PASS) != 0u &&
+        ((fa & fb & MBP__STATIC) != 0u || (w->category[a] & w->mask[b]) == 0u ||
+         (w->category[b] & w->mask[a]) == 0u)) {
         return false;
     }
     if (!mbp__boxes_meet(&w->box[a], &w->box[b])) {
@@ -405,6 +528,9 @@ void mbp__full_frame(mbp_world *w, bool keep_candidates)
 void mbp__candidate(mbp_world *w, uint16_t a, uint16_t b)
 {
     MBP__ASSERT(a != b);
+    if ((w->flags[a] & w->flags[b] & MBP__STATIC) != 0u) {
+        return; /* static bodies never pair: not even a candidate, so they take no room */
+    }
     w->touched = 1u;
     if (w->full_frame) {
         /* Full frames decide the hit now; pairs that fail the exact test are not stored. */
@@ -480,7 +606,7 @@ static void drop_gone(mbp_world *w)
     mbp_pairset *ps = &w->pairs;
     const bool dying = w->dying_head != 0u;
     for (uint32_t k = 0; k < ps->count;) {
-        uint32_t key = ps->key[k];
+        uint32_t key = mbp__pkey(&ps->pair[k]);
         uint8_t f = ps->flag[k];
         if ((f & MBP__CAND) == 0u || (dying && (!mbp__active(w, (uint16_t)(key >> 16)) ||
                                                 !mbp__active(w, (uint16_t)(key & 0xFFFFu))))) {
@@ -497,32 +623,33 @@ static void drop_gone(mbp_world *w)
 /* The rest: tests again the pairs with a moved body or new (unless a full frame decided them
  * already), records begin and end events. Returns the pairs that overlap. A function of its own,
  * with no call on its common path: the loop keeps its variables in registers. */
-MBP__LOOP uint32_t test_pairs(mbp_world *w, bool full)
+MBP__LOOP uint32_t test_pairs(mbp_world *w, bool full, bool exact)
 {
     mbp_pairset *ps = &w->pairs;
     const uint8_t *flags = w->flags;
     const mbp_aabb *box = w->box;
-    const uint32_t *keys = ps->key;
+    const mbp_pair *pairs = ps->pair;
     uint8_t *pflag = ps->flag;
     const uint32_t n = ps->count;
     const uint32_t test = full ? 0u : (uint32_t)(MBP__NEW | MBP__DIRTY); /* NEW: pair flag */
     uint32_t hits = 0u;
     for (uint32_t k = 0; k < n; k++) {
-        uint32_t key = keys[k];
+        uint32_t a = pairs[k].a, b = pairs[k].b;
         uint32_t f = pflag[k];
-        uint32_t a = key >> 16, b = key & 0xFFFFu;
         uint32_t fab = (uint32_t)flags[a] | flags[b]; /* both bodies' flags */
         bool hit;
         if ((((f & MBP__NEW) | (fab & MBP__DIRTY)) & test) == 0u) {
             hit = (f & MBP__HIT) != 0u;
-        } else if ((fab & (MBP__VOLUME | MBP__FILTER)) == 0u) {
-            /* Two boxes with the default filters: only the box test of mbp__exact(), inlined. */
-            hit = mbp__boxes_meet(&box[a], &box[b]);
+        } else if ((fab & (MBP__VOLUME | MBP__PASS)) == 0u) {
+            /* Two boxes with the default filters: only the box test of mbp__exact(), inlined,
+             * and not even that when the backend's candidates are exactly the pairs whose boxes
+             * overlap (every pair here is a candidate: drop_gone() took the others). */
+            hit = exact || mbp__boxes_meet(&box[a], &box[b]);
         } else {
             hit = mbp__exact(w, (uint16_t)a, (uint16_t)b);
         }
         if (hit != ((f & MBP__PREV) != 0u)) {
-            push_event(w, key, hit);
+            push_event(w, a << 16 | b, hit);
         }
         pflag[k] = (uint8_t)(hit ? (MBP__CAND | MBP__HIT | MBP__PREV) : MBP__CAND);
         hits += hit ? 1u : 0u;
@@ -555,11 +682,14 @@ mbp_status mbp_update(mbp_world *w)
     if (!same && (w->dropped != 0u || w->dying_head != 0u)) {
         drop_gone(w);
     }
-    uint32_t hits = same ? ps->hits : test_pairs(w, w->full_frame != 0u);
+    uint32_t hits = same ? ps->hits : test_pairs(w, w->full_frame != 0u, mbp__backend_exact(w));
     ps->hits = hits;
+    if (!same) {
+        ps->split = (uint8_t)(hits == ps->count ? 1u : 0u);
+    }
     w->stats.pairs = hits;
-    mbp__sort_pairs(w->events, w->stats.begun);
-    mbp__sort_pairs(&w->events[MBP_MAX_EVENTS - w->stats.ended], w->stats.ended);
+    mbp__sort_pairs(w->events, NULL, w->stats.begun);
+    mbp__sort_pairs(&w->events[MBP_MAX_EVENTS - w->stats.ended], NULL, w->stats.ended);
 
     /* The frame is done: moved bodies are clean, removed slots become free. */
     for (uint32_t d = 0; d < w->dirty_count; d++) {
@@ -598,8 +728,7 @@ bool mbp_next_pair(const mbp_world *w, uint32_t *it, mbp_pair *out)
     const mbp_pairset *ps = &w->pairs;
     for (uint32_t k = *it; k < ps->count; k++) {
         if (ps->flag[k] & MBP__HIT) {
-            out->a = (uint16_t)(ps->key[k] >> 16);
-            out->b = (uint16_t)(ps->key[k] & 0xFFFFu);
+            *out = ps->pair[k];
             *it = k + 1u;
             return true;
         }
@@ -618,6 +747,18 @@ void mbp_sort_pairs(mbp_world *w)
 {
     MBP__CHECK_WORLD(w);
     mbp__pairs_sort(&w->pairs);
+}
+
+const mbp_pair *mbp_pairs(mbp_world *w, uint32_t *count)
+{
+    MBP__CHECK_WORLD(w);
+    MBP__ASSERT(count != NULL);
+    mbp_pairset *ps = &w->pairs;
+    if (!ps->split) {
+        mbp__pairs_split(ps);
+    }
+    *count = ps->hits;
+    return ps->pair;
 }
 
 const mbp_pair *mbp_begun(const mbp_world *w, uint32_t *count)

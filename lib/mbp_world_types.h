@@ -15,17 +15,20 @@ typedef uint16_t mbp_pidx;
 typedef uint32_t mbp_pidx;
 #endif
 
-/* The pair set: a dense array of pairs (key = a << 16 | b, a < b) with a flag byte each, and an
- * open-addressing hash index over it (linear probing, backward-shift deletion, so no tombstones
- * and the layout depends only on the sequence of operations). Insert, find and remove are O(1)
- * expected; walking is over the dense array. */
+/* The pair set: a dense array of pairs (a < b; hashed by the key a << 16 | b) with a flag byte
+ * each, and an open-addressing hash index over it (linear probing, backward-shift deletion, so no
+ * tombstones and the layout depends only on the sequence of operations). Insert, find and remove
+ * are O(1) expected; walking is over the dense array. mbp_pairs() hands the array to the user:
+ * it first moves the overlapping pairs to the front when candidates that do not overlap are
+ * mixed in (split == 0). */
 typedef struct mbp_pairset {
-    uint32_t key[MBP_MAX_PAIRS];
+    mbp_pair pair[MBP_MAX_PAIRS];
     uint8_t flag[MBP_MAX_PAIRS];
     mbp_pidx slot[MBP_PAIR_HASH_SIZE]; /* dense index + 1; 0 is an empty slot */
     uint32_t count;                    /* entries in key[] */
     uint32_t hits;                     /* entries reported as overlapping */
     uint32_t lost;                     /* inserts refused this frame */
+    uint8_t split;                     /* the hits are pair[0..hits): the rest are not hits */
 } mbp_pairset;
 
 /* Backend states: each backend's file declares its own; a world holds the one it uses. */

@@ -56,7 +56,7 @@ bench:
 	@for p in $(BENCH_PLATFORMS); do \
 	  $(MAKE) --no-print-directory -s TARGET= bench-platform-$$p || exit 1; \
 	done
-	@{ echo "backend,scene,n,platform,ns_per_frame,instr_per_frame,pairs_per_frame,ok,ram_bytes_per_body,worst_frame"; \
+	@{ echo "backend,scene,n,platform,ns_per_frame,instr_per_frame,pairs_per_frame,ok,ram_bytes_per_body,worst_frame,move_per_body"; \
 	   for p in $(BENCH_PLATFORMS); do cat build/bench/$$p.rows 2>/dev/null; done; } > build/bench.csv
 	@tools/bench/table.sh build/bench.csv
 	@echo "wrote build/bench.csv"
@@ -64,7 +64,7 @@ bench:
 else
 bench: build/bench/host-replay/bench
 	@mkdir -p build/bench
-	@echo "backend,scene,n,platform,ns_per_frame,instr_per_frame,pairs_per_frame,ok,ram_bytes_per_body,worst_frame" \
+	@echo "backend,scene,n,platform,ns_per_frame,instr_per_frame,pairs_per_frame,ok,ram_bytes_per_body,worst_frame,move_per_body" \
 	  > build/bench-scene.csv
 	@set -o pipefail; ./$< -s '$(SCENE)' | tools/bench/rows.sh >> build/bench-scene.csv
 	@tools/bench/table.sh build/bench-scene.csv

@@ -33,6 +33,7 @@ const uint32_t diff_backend_count = sizeof diff_backends / sizeof diff_backends[
 typedef struct {
     bool live;
     bool sphere;
+    bool stat; /* added with mbp_add_static_box(): never pairs with another static body */
     mbp_scalar lo[MBP_DIM], hi[MBP_DIM]; /* the box (a sphere's box for spheres) */
     mbp_scalar c[MBP_DIM], r;
     uint16_t cat, mask;
@@ -92,7 +93,7 @@ static bool o_sphere_box(const obody *s, const obody *b)
 
 static bool o_pair(const obody *a, const obody *b)
 {
-    if ((a->cat & b->mask) == 0u || (b->cat & a->mask) == 0u || !o_box_overlap(a, b)) {
+    if ((a->stat && b->stat) || (a->cat & b->mask) == 0u || (b->cat & a->mask) == 0u || !o_box_overlap(a, b)) {
         return false;
     }
     if (a->sphere && b->sphere) {
@@ -259,7 +260,8 @@ static mbp_status lib_add(obody *b)
             box.min[k] = b->lo[k];
             box.max[k] = b->hi[k];
         }
-        st = mbp_add_box(&test_w, &box, 0u, &b->h);
+        st = b->stat ? mbp_add_static_box(&test_w, &box, 0u, &b->h)
+                     : mbp_add_box(&test_w, &box, 0u, &b->h);
     }
     return st;
 }
@@ -293,6 +295,8 @@ static bool add_one(scene *s)
     b.cat = MBP_DEFAULT_CATEGORY;
     b.mask = MBP_DEFAULT_MASK;
     b.live = true;
+    /* Runs with filters also have static bodies: one box in four. */
+    b.stat = s->o->filters && !b.sphere && test_below(&s->rng, 4u) == 0u;
     mbp_status st = lib_add(&b);
     if (st == MBP_E_FULL) {
         return false;
@@ -329,9 +333,30 @@ static void remove_one(scene *s, uint32_t i)
     g_ob[i].live = false;
 }
 
+/* Box moves of odd frames, applied together by mbp_move_boxes() at the end of step(). */
+static mbp_body g_batch_h[MBP_MAX_BODIES];
+static mbp_aabb g_batch_box[MBP_MAX_BODIES];
+
+/* Moves b in the library: now, or into the batch when batch is true and b is a box. */
+static void move_one(const obody *b, bool batch, uint32_t *nbatch)
+{
+    if (!batch || b->sphere) {
+        CHECK_ST(lib_move(b), MBP_OK);
+        return;
+    }
+    g_batch_h[*nbatch] = b->h;
+    for (int k = 0; k < MBP_DIM; k++) {
+        g_batch_box[*nbatch].min[k] = b->lo[k];
+        g_batch_box[*nbatch].max[k] = b->hi[k];
+    }
+    (*nbatch)++;
+}
+
 static void step(scene *s, uint32_t frame)
 {
     const diff_opts *o = s->o;
+    const bool batch = frame % 2u == 1u;
+    uint32_t nbatch = 0u;
     for (uint32_t i = 0; i < MBP_MAX_BODIES; i++) {
         obody *b = &g_ob[i];
         if (!b->live) {
@@ -340,21 +365,27 @@ static void step(scene *s, uint32_t frame)
         bool moved = true;
         if (o->scene == SCENE_TELEPORT && test_below(&s->rng, 20u) == 0u) {
             make_volume(s, b); /* anywhere, maybe another shape */
-            CHECK_ST(lib_move(b), MBP_OK);
+            move_one(b, batch, &nbatch);
             continue;
         }
         if (o->scene == SCENE_IDENTICAL || o->scene == SCENE_LINE) {
             moved = test_below(&s->rng, 3u) == 0u;
         }
+        if (b->stat) {
+            moved = test_below(&s->rng, 8u) == 0u; /* level geometry: mostly still */
+        }
         if (moved) {
             drift(s, b);
-            CHECK_ST(lib_move(b), MBP_OK);
+            move_one(b, batch, &nbatch);
         }
         if (o->filters && test_below(&s->rng, 50u) == 0u) {
             b->mask = (uint16_t)(test_rand(&s->rng) | 1u);
             CHECK_ST(mbp_set_filter(&test_w, b->h, b->cat, b->mask), MBP_OK);
         }
     }
+    uint32_t done = 0u;
+    CHECK_ST(mbp_move_boxes(&test_w, nbatch, g_batch_h, g_batch_box, &done), MBP_OK);
+    CHECK_EQ(done, nbatch);
     bool burst = o->scene == SCENE_BURST && frame % 7u == 3u;
     uint32_t churn = burst ? o->bodies / 3u + 1u : (test_below(&s->rng, 4u) == 0u ? 1u : 0u);
     for (uint32_t c = 0; c < churn; c++) {
@@ -383,18 +414,25 @@ static bool compare(uint32_t frame, mbp_status st)
     ok = ok && st == MBP_OK;
     CHECK_ST(st, MBP_OK);
 
-    /* Walk in the set's own order: the same number of pairs, each overlapping. */
-    uint32_t it = 0, own = 0;
+    /* Walk in the set's own order: the same number of pairs, each overlapping, and the same
+     * sequence as the plain array of mbp_pairs(). */
+    uint32_t it = 0, own = 0, na;
     mbp_pair p;
+    const mbp_pair *arr = mbp_pairs(&test_w, &na);
+    ok = ok && na == g_ncur;
     while (mbp_next_pair(&test_w, &it, &p)) {
+        ok = ok && p.a < p.b && own < na && arr[own].a == p.a && arr[own].b == p.b;
         own++;
-        ok = ok && p.a < p.b;
     }
     ok = ok && own == g_ncur && mbp_pair_count(&test_w) == g_ncur;
     CHECK_EQ(own, g_ncur);
 
-    /* Sorted: exactly the oracle's list. */
+    /* Sorted: exactly the oracle's list, in the array too. */
     mbp_sort_pairs(&test_w);
+    arr = mbp_pairs(&test_w, &na);
+    for (uint32_t i = 0; ok && i < na; i++) {
+        ok = i < g_ncur && ((uint32_t)arr[i].a << 16 | arr[i].b) == g_cur[i];
+    }
     it = 0;
     uint32_t k = 0;
     while (mbp_next_pair(&test_w, &it, &p)) {

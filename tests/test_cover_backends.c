@@ -230,29 +230,32 @@ TEST(box_containment_fails_on_any_side_of_any_axis)
     }
 }
 
-TEST(the_key_sort_orders_keys_with_or_without_payload)
+TEST(the_pair_sort_orders_pairs_with_or_without_payload)
 {
-    uint32_t key[9] = {7u, 3u, 0xFFFFFFFFu, 0u, 3u, 0x00010002u, 9u, 1u, 0x00020001u};
+    static const uint16_t ab[9][2] = {{0, 7}, {0, 3}, {0xFFFEu, 0xFFFFu}, {0, 0}, {0, 3},
+                                      {1, 2},  {0, 9}, {0, 1},           {2, 1}};
+    mbp_pair p[9], copy[9];
     uint8_t pay[9];
-    uint32_t copy[9];
     for (uint32_t i = 0; i < 9u; i++) {
-        pay[i] = (uint8_t)(key[i] & 0xFFu);
-        copy[i] = key[i];
+        p[i].a = ab[i][0];
+        p[i].b = ab[i][1];
+        pay[i] = (uint8_t)(mbp__pkey(&p[i]) * 7u);
+        copy[i] = p[i];
     }
-    mbp__sort_keys(key, pay, 9u);
-    mbp__sort_keys(copy, NULL, 9u);
+    mbp__sort_pairs(p, pay, 9u);
+    mbp__sort_pairs(copy, NULL, 9u);
     for (uint32_t i = 0; i < 9u; i++) {
-        CHECK_EQ(key[i], copy[i]);
-        CHECK_EQ(pay[i], key[i] & 0xFFu); /* each payload byte moved with its key */
+        CHECK_EQ(mbp__pkey(&p[i]), mbp__pkey(&copy[i]));
+        CHECK_EQ(pay[i], (uint8_t)(mbp__pkey(&p[i]) * 7u)); /* each payload byte moved with its pair */
         if (i > 0u) {
-            CHECK(key[i - 1u] <= key[i]);
+            CHECK(mbp__pkey(&p[i - 1u]) <= mbp__pkey(&p[i]));
         }
     }
-    CHECK_EQ(key[0], 0);
-    CHECK(key[8] == 0xFFFFFFFFu);
-    mbp__sort_keys(copy, NULL, 0u); /* nothing to sort */
-    mbp__sort_keys(copy, NULL, 1u);
-    CHECK_EQ(copy[0], 0);
+    CHECK_EQ(mbp__pkey(&p[0]), 0);
+    CHECK(mbp__pkey(&p[8]) == 0xFFFEFFFFu);
+    mbp__sort_pairs(copy, NULL, 0u); /* nothing to sort */
+    mbp__sort_pairs(copy, NULL, 1u);
+    CHECK_EQ(copy[0].b, 0);
 }
 
 #if MBP_WITH_SAP && MBP_SAP_QUANTIZED

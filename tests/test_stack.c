@@ -27,14 +27,14 @@
 enum {
     OP_INIT, OP_ADD_BOX, OP_ADD_SPHERE, OP_MOVE_BOX, OP_MOVE_SPHERE, OP_SET_FILTER, OP_REMOVE,
     OP_UPDATE, OP_SORT_PAIRS, OP_NEXT_PAIR, OP_BEGUN, OP_GET_BOX, OP_QUERY_BOX, OP_QUERY_POINT,
-    OP_RAYCAST, OP_RAYCAST_FIRST, OP_COUNT
+    OP_RAYCAST, OP_RAYCAST_FIRST, OP_MOVE_BOXES, OP_ADD_STATIC_BOX, OP_PAIRS, OP_COUNT
 };
 
 static const char *const op_name[OP_COUNT] = {
     "mbp_init", "mbp_add_box", "mbp_add_sphere", "mbp_move_box", "mbp_move_sphere",
     "mbp_set_filter", "mbp_remove", "mbp_update", "mbp_sort_pairs", "mbp_next_pair",
     "mbp_begun", "mbp_get_box", "mbp_query_box", "mbp_query_point", "mbp_raycast",
-    "mbp_raycast_first"};
+    "mbp_raycast_first", "mbp_move_boxes", "mbp_add_static_box", "mbp_pairs"};
 #if STACK_MEASURED
 static const uint32_t op_bound[OP_COUNT] = {
     MBP_STACK_BOUND_mbp_init, MBP_STACK_BOUND_mbp_add_box, MBP_STACK_BOUND_mbp_add_sphere,
@@ -42,7 +42,8 @@ static const uint32_t op_bound[OP_COUNT] = {
     MBP_STACK_BOUND_mbp_set_filter, MBP_STACK_BOUND_mbp_remove, MBP_STACK_BOUND_mbp_update,
     MBP_STACK_BOUND_mbp_sort_pairs, MBP_STACK_BOUND_mbp_next_pair, MBP_STACK_BOUND_mbp_begun,
     MBP_STACK_BOUND_mbp_get_box, MBP_STACK_BOUND_mbp_query_box, MBP_STACK_BOUND_mbp_query_point,
-    MBP_STACK_BOUND_mbp_raycast, MBP_STACK_BOUND_mbp_raycast_first};
+    MBP_STACK_BOUND_mbp_raycast, MBP_STACK_BOUND_mbp_raycast_first,
+    MBP_STACK_BOUND_mbp_move_boxes, MBP_STACK_BOUND_mbp_add_static_box, MBP_STACK_BOUND_mbp_pairs};
 #endif
 
 /* The call's arguments and results: static, so the measuring frame stays small and fixed. */
@@ -100,6 +101,9 @@ static __attribute__((noinline)) uint32_t run(int op)
     case OP_RAYCAST_FIRST:
         a.st = mbp_raycast_first(&test_w, a.p0, a.p1, 0xFFFFu, a.hits, &a.found);
         break;
+    case OP_MOVE_BOXES: a.st = mbp_move_boxes(&test_w, 1u, &a.h, &a.box, &a.count); break;
+    case OP_ADD_STATIC_BOX: a.st = mbp_add_static_box(&test_w, &a.box, 7u, &a.out_h); break;
+    case OP_PAIRS: a.st = mbp_pairs(&test_w, &a.count) != NULL ? MBP_OK : MBP_E_PARAM; break;
     default: a.st = MBP_E_PARAM; break;
     }
 #if STACK_MEASURED
@@ -155,6 +159,9 @@ static void scene(mbp_backend b, uint32_t seed)
         if (i % 3u == 2u) {
             set_sphere(&rng);
             call(OP_ADD_SPHERE, MBP_OK, MBP_OK);
+        } else if (i % 7u == 3u) {
+            set_box(&rng);
+            call(OP_ADD_STATIC_BOX, MBP_OK, MBP_OK);
         } else {
             set_box(&rng);
             call(OP_ADD_BOX, MBP_OK, MBP_OK);
@@ -169,9 +176,14 @@ static void scene(mbp_backend b, uint32_t seed)
             call(OP_NEXT_PAIR, MBP_OK, MBP_OK);
         } while (a.found);
         call(OP_BEGUN, MBP_OK, MBP_OK);
+        call(OP_PAIRS, MBP_OK, MBP_OK);
         for (uint32_t m = 0; m < n / 3u; m++) {
             a.h = h[test_below(&rng, n)];
-            if (test_below(&rng, 2u) == 0u) {
+            uint32_t kind = test_below(&rng, 3u);
+            if (kind == 2u) {
+                set_box(&rng);
+                call(OP_MOVE_BOXES, MBP_OK, MBP_OK);
+            } else if (kind == 0u) {
                 set_box(&rng);
                 call(OP_MOVE_BOX, MBP_OK, MBP_OK);
             } else {

@@ -459,7 +459,7 @@ static bool collect(const mbp_world *w, uint32_t s)
         }
         v[n++] = p;
     }
-    mbp__sort_pairs(v, n);
+    mbp__sort_pairs(v, NULL, n);
     g_np[s][g_cur] = n;
     if (n != mbp_pair_count(w) || n != mbp_get_stats(w)->pairs) {
         return FAIL("pairs walked, mbp_pair_count and stats.pairs disagree");

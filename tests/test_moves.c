@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: MIT */
+/* test_moves.c: batch moves (mbp_move_boxes), static bodies and the plain pair array
+ * (mbp_pairs), on every backend. The randomized differential suite (diff.c) runs all three
+ * against the oracle too; these tests pin the documented edges. */
+#include "diff.h"
+#include "test_util.h"
+
+static void init(mbp_backend b)
+{
+    mbp_params p;
+    mbp_params_default(&p);
+    p.backend = b;
+    CHECK_ST(mbp_init(&test_w, &p), MBP_OK);
+}
+
+/* True when the box of h is exactly b. */
+static bool box_is(mbp_body h, const mbp_aabb *b)
+{
+    mbp_aabb got;
+    if (mbp_get_box(&test_w, h, &got) != MBP_OK) {
+        return false;
+    }
+    for (int k = 0; k < MBP_DIM; k++) {
+        if (got.min[k] != b->min[k] || got.max[k] != b->max[k]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* The pair count, checked against the array and the walk. */
+static uint32_t pair_count(void)
+{
+    uint32_t n, it = 0, walked = 0;
+    mbp_pair p;
+    const mbp_pair *arr = mbp_pairs(&test_w, &n);
+    while (mbp_next_pair(&test_w, &it, &p)) {
+        CHECK(walked < n && arr[walked].a == p.a && arr[walked].b == p.b);
+        walked++;
+    }
+    CHECK_EQ(walked, n);
+    CHECK_EQ(mbp_pair_count(&test_w), n);
+    return n;
+}
+
+TEST(move_boxes_moves_every_body_on_every_backend)
+{
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        init(diff_backends[bi]);
+        mbp_body h[3];
+        mbp_aabb to[3] = {box2(0, 0, 1, 1), box2(1, 0, 2, 1), box2(5, 5, 6, 6)};
+        for (int32_t i = 0; i < 3; i++) {
+            mbp_aabb far = box2(10 * i + 20, 20, 10 * i + 21, 21);
+            CHECK_ST(mbp_add_box(&test_w, &far, (uint32_t)i, &h[i]), MBP_OK);
+        }
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(pair_count(), 0);
+        uint32_t done = 99u;
+        CHECK_ST(mbp_move_boxes(&test_w, 3u, h, to, &done), MBP_OK);
+        CHECK_EQ(done, 3);
+        for (uint32_t i = 0; i < 3u; i++) {
+            CHECK(box_is(h[i], &to[i]));
+        }
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(pair_count(), 1); /* 0 and 1 touch */
+        CHECK_ST(mbp_move_boxes(&test_w, 0u, NULL, NULL, NULL), MBP_OK);
+    }
+}
+
+TEST(move_boxes_stops_at_a_stale_handle_and_moves_nothing_after_it)
+{
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        init(diff_backends[bi]);
+        mbp_body h[4];
+        mbp_aabb b0 = box2(0, 0, 1, 1), to = box2(3, 3, 4, 4);
+        for (uint32_t i = 0; i < 3u; i++) {
+            CHECK_ST(mbp_add_box(&test_w, &b0, i, &h[i]), MBP_OK);
+        }
+        h[3] = h[2];
+        CHECK_ST(mbp_remove(&test_w, h[1]), MBP_OK); /* h[1] is stale now */
+        mbp_body order[4] = {h[0], h[1], h[2], h[3]};
+        mbp_aabb boxes[4] = {to, to, to, to};
+        uint32_t done = 99u;
+        CHECK_ST(mbp_move_boxes(&test_w, 4u, order, boxes, &done), MBP_E_STALE);
+        CHECK_EQ(done, 1);
+        CHECK(box_is(h[0], &to));
+        CHECK(box_is(h[2], &b0));
+        mbp_body null_h = {0u, 0u};
+        mbp_body out_of_range = {(uint16_t)(MBP_MAX_BODIES + 1u), 1u};
+        CHECK_ST(mbp_move_boxes(&test_w, 1u, &null_h, boxes, &done), MBP_E_STALE);
+        CHECK_EQ(done, 0);
+        CHECK_ST(mbp_move_boxes(&test_w, 1u, &out_of_range, boxes, NULL), MBP_E_STALE);
+        mbp_body wrong_gen = h[2];
+        wrong_gen.gen = (uint16_t)(wrong_gen.gen + 1u);
+        CHECK_ST(mbp_move_boxes(&test_w, 1u, &wrong_gen, boxes, NULL), MBP_E_STALE);
+        CHECK(box_is(h[2], &b0));
+    }
+}
+
+TEST(move_boxes_stops_at_a_bad_box_with_its_status)
+{
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        init(diff_backends[bi]);
+        mbp_body h[2];
+        mbp_aabb b0 = box2(0, 0, 1, 1), to = box2(3, 3, 4, 4);
+        CHECK_ST(mbp_add_box(&test_w, &b0, 0u, &h[0]), MBP_OK);
+        CHECK_ST(mbp_add_box(&test_w, &b0, 1u, &h[1]), MBP_OK);
+        mbp_aabb inverted = box2(2, 2, 1, 3);
+        mbp_aabb far = b0;
+        far.max[0] = MBP_RANGE;
+        far.max[0] += MBP_RANGE; /* twice the range: fits in the scalar, outside the range */
+        mbp_aabb boxes[2] = {to, inverted};
+        uint32_t done = 99u;
+        CHECK_ST(mbp_move_boxes(&test_w, 2u, h, boxes, &done), MBP_E_BADBOX);
+        CHECK_EQ(done, 1);
+        CHECK(box_is(h[0], &to));
+        CHECK(box_is(h[1], &b0));
+        boxes[0] = far;
+        CHECK_ST(mbp_move_boxes(&test_w, 1u, &h[1], boxes, &done), MBP_E_RANGE);
+        CHECK_EQ(done, 0);
+        CHECK(box_is(h[1], &b0));
+    }
+}
+
+#if MBP_WITH_SPHERES
+TEST(move_boxes_turns_a_sphere_body_into_a_box_body)
+{
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        init(diff_backends[bi]);
+        mbp_body s, b;
+        mbp_sphere sp = sph(0, 0, 2);
+        mbp_aabb corner = box2(2, 2, 3, 3); /* in the sphere's box, outside the sphere */
+        CHECK_ST(mbp_add_sphere(&test_w, &sp, 0u, &s), MBP_OK);
+        CHECK_ST(mbp_add_box(&test_w, &corner, 1u, &b), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(pair_count(), 0);
+        mbp_aabb as_box = box2(-2, -2, 2, 2);
+        CHECK_ST(mbp_move_boxes(&test_w, 1u, &s, &as_box, NULL), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(pair_count(), 1);
+    }
+}
+
+TEST(the_pair_array_holds_only_overlapping_pairs_when_candidates_do_not_overlap)
+{
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        init(diff_backends[bi]);
+        mbp_body h[4];
+        mbp_sphere s0 = sph(0, 0, 2), s1 = sph(10, 0, 2);
+        mbp_aabb c0 = box2(2, 2, 3, 3), c1 = box2(11, 1, 12, 2); /* s1 overlaps c1, not s0 c0 */
+        CHECK_ST(mbp_add_sphere(&test_w, &s0, 0u, &h[0]), MBP_OK);
+        CHECK_ST(mbp_add_box(&test_w, &c0, 1u, &h[1]), MBP_OK);
+        CHECK_ST(mbp_add_sphere(&test_w, &s1, 2u, &h[2]), MBP_OK);
+        CHECK_ST(mbp_add_box(&test_w, &c1, 3u, &h[3]), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        uint32_t n;
+        const mbp_pair *p = mbp_pairs(&test_w, &n);
+        CHECK_EQ(n, 1);
+        CHECK(p[0].a == mbp_index(h[2]) && p[0].b == mbp_index(h[3]));
+        p = mbp_pairs(&test_w, &n); /* a second call finds it split already */
+        CHECK_EQ(n, 1);
+        CHECK_EQ(pair_count(), 1);
+        mbp_sort_pairs(&test_w);
+        p = mbp_pairs(&test_w, &n);
+        CHECK(n == 1u && p[0].a == mbp_index(h[2]));
+    }
+}
+#endif
+
+TEST(the_pair_array_of_an_empty_world_is_empty)
+{
+    init(diff_backends[0]);
+    uint32_t n = 99u;
+    (void)mbp_pairs(&test_w, &n);
+    CHECK_EQ(n, 0);
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+    (void)mbp_pairs(&test_w, &n);
+    CHECK_EQ(n, 0);
+}
+
+TEST(static_bodies_never_pair_with_each_other_but_pair_with_others)
+{
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        init(diff_backends[bi]);
+        mbp_body w0, w1, d;
+        mbp_aabb a = box2(0, 0, 2, 2), b = box2(1, 1, 3, 3), c = box2(2, 2, 4, 4);
+        CHECK_ST(mbp_add_static_box(&test_w, &a, 0u, &w0), MBP_OK);
+        CHECK_ST(mbp_add_static_box(&test_w, &b, 1u, &w1), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(pair_count(), 0);
+        CHECK_ST(mbp_add_box(&test_w, &c, 2u, &d), MBP_OK); /* touches both */
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(pair_count(), 2);
+        uint32_t nb;
+        (void)mbp_begun(&test_w, &nb);
+        CHECK_EQ(nb, 2);
+        /* A moved static body stays static: still no pair with the other wall. */
+        mbp_aabb onto = box2(1, 1, 3, 3);
+        CHECK_ST(mbp_move_box(&test_w, w0, &onto), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(pair_count(), 2);
+        CHECK_ST(mbp_remove(&test_w, d), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(pair_count(), 0);
+    }
+}
+
+TEST(a_static_box_is_checked_as_any_box)
+{
+    init(diff_backends[0]);
+    mbp_body h = {0u, 0u};
+    mbp_aabb inverted = box2(2, 2, 1, 3);
+    CHECK_ST(mbp_add_static_box(&test_w, &inverted, 0u, &h), MBP_E_BADBOX);
+    CHECK_EQ(h.slot1, 0);
+    CHECK_EQ(mbp_body_count(&test_w), 0);
+}

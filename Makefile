@@ -4,7 +4,11 @@
 #   make test            host suite (6 configurations), checks and the five QEMU suites, then
 #                        the reliability suites of mk/reliability.mk: test-sanitize, test-valgrind,
 #                        a bounded fuzz pass (TEST_FUZZ_SECONDS per config) and the coverage gate
-#                        (coverage-suite); ends with "N passed, N failed"
+#                        (coverage-suite); ends with "N passed, N failed". The full gate: .ci/run
+#   make check           the quick tier, a few minutes: the host suite in every configuration, the
+#                        examples and the firmware builds, the SPDX lines, the Zephyr module's
+#                        checks (zephyr/check.sh), and one QEMU machine
+#                        (CHECK_TARGET, default mps2-an386); ends with "N passed, N failed"
 #   make test-host       host suite only
 #   make test-firmware   examples/firmware built with lib/mbp.mk and with CMake, run under QEMU
 #   make TARGET=<m> test-target   one QEMU machine (mps2-an385 mps2-an386 mps2-an500
@@ -96,17 +100,26 @@ lib: $(CROSS_BUILD)/libmbp.a
 endif
 
 # ---- everything ----
-.PHONY: deps test
+.PHONY: deps test check
 deps:
 	@tools/deps.sh
 
+# What make test and make check both start with: the host suites built (a failed build shows its
+# log, and the suites that did not build count as failed), then run; the examples; the firmware
+# builds (make, CMake, installed package, library.json and its export); the SPDX lines; what can
+# be checked of the Zephyr module without Zephyr (zephyr/check.sh).
+HOST_BUILD = $(MAKE) --no-print-directory $(foreach c,$(HOST_CONFIGS),build/host-$(c)/run) \
+             >build/host-build.log 2>&1 || { cat build/host-build.log; }
+QUICK_SUITES = for c in $(HOST_CONFIGS); do tools/suite.sh host-$(subst _,-,$$c) ./build/host-$$c/run; done; \
+	tools/suite.sh examples $(MAKE) --no-print-directory -s test-examples; \
+	tools/suite.sh firmware $(MAKE) --no-print-directory -s test-firmware; \
+	tools/suite.sh spdx tools/check-spdx.sh; \
+	tools/suite.sh zephyr zephyr/check.sh
+
 test: deps
 	@mkdir -p build
-	@$(MAKE) --no-print-directory $(foreach c,$(HOST_CONFIGS),build/host-$(c)/run) >build/host-build.log 2>&1 || \
-	  { cat build/host-build.log; }
-	@{ for c in $(HOST_CONFIGS); do tools/suite.sh host-$(subst _,-,$$c) ./build/host-$$c/run; done; \
-	   tools/suite.sh examples $(MAKE) --no-print-directory -s test-examples; \
-	   tools/suite.sh firmware $(MAKE) --no-print-directory -s test-firmware; \
+	@$(HOST_BUILD)
+	@{ $(QUICK_SUITES); \
 	   tools/suite.sh freestanding tools/check-freestanding.sh; \
 	   tools/suite.sh config-errors tools/check-config-errors.sh; \
 	   tools/suite.sh analyze $(MAKE) --no-print-directory -s analyze; \
@@ -119,6 +132,17 @@ test: deps
 	   tools/suite.sh fuzz $(MAKE) --no-print-directory -s fuzz FUZZ_SECONDS=$(TEST_FUZZ_SECONDS); \
 	   tools/suite.sh coverage $(MAKE) --no-print-directory -s coverage-suite; } | tee build/test.log
 	@tools/total.sh build/test.log
+
+# The quick tier for edit-compile-test: QUICK_SUITES and one QEMU machine.
+CHECK_TARGET ?= mps2-an386
+check:
+	@tools/deps.sh quick
+	@mkdir -p build
+	@$(HOST_BUILD)
+	@{ $(QUICK_SUITES); \
+	   tools/suite.sh $(CHECK_TARGET) $(MAKE) --no-print-directory -s TARGET=$(CHECK_TARGET) test-target; \
+	 } | tee build/check.log
+	@tools/total.sh build/check.log
 
 # The README's example, compiled with the same warnings as the library, run, and its output
 # checked: the ball's pairs with the crate and the ground must begin on frames 2 and 3.

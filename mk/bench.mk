@@ -18,7 +18,8 @@
 #                                figures (tools/bench/shapes.sh)
 #   make demo [BACKEND=sap] [TARGET=host]
 #                                the example of examples/demo/ on mps2-an386 (or the host);
-#                                writes build/demo.svg
+#                                writes build/demo.svg. Installs arm-none-eabi-gcc and
+#                                qemu-system-arm first when they are missing (tools/deps.sh cross)
 
 BENCH_HOST_NS ?= 16 64 256 1024 4096
 BENCH_M4_NS   ?= 64 256 1024
@@ -157,8 +158,15 @@ bench-shapes:
 
 # ---- make size ----
 
+# deps-cross: arm-none-eabi-gcc and qemu-system-arm, installed when missing (tools/deps.sh), so
+# that make demo and make size work on a fresh machine as make test does. A prerequisite, so it
+# has run before HAVE_CROSS is looked at.
+.PHONY: deps-cross
+deps-cross:
+	@tools/deps.sh cross
+
 .PHONY: size size-platform
-size:
+size: deps-cross
 	@if [ "$(HAVE_CROSS)" != yes ]; then \
 	  echo "size: needs arm-none-eabi-gcc (make deps)"; exit 1; fi
 	@mkdir -p build/size
@@ -190,7 +198,7 @@ build/demo/host/demo-$(DEMO_NAME): $(LIB_SRC) $(LIB_HDR) $(DEMO_SRC) $(DEMO_HDR)
 demo: demo-check build/demo/host/demo-$(DEMO_NAME)
 	@./build/demo/host/demo-$(DEMO_NAME) > build/demo.out; st=$$?; tools/bench/demo-out.sh build/demo.out build/demo.svg; exit $$st
 else
-demo: demo-check
+demo: demo-check deps-cross
 	@if [ "$(HAVE_CROSS)" != yes ]; then \
 	  echo "demo: needs arm-none-eabi-gcc and qemu-system-arm (make deps), or TARGET=host"; \
 	  exit 1; fi

@@ -1,25 +1,40 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# deps.sh: make sure the tools `make test` uses are there.
+# deps.sh [quick|cross]: make sure the tools `make test` uses are there; with `quick`, only those
+# of `make check` (the QEMU ones, cmake, python3 with yaml and kconfiglib); with `cross`, only arm-none-eabi-gcc and
+# qemu-system-arm (`make demo`, `make size`).
 #
 # Needs arm-none-eabi-gcc and qemu-system-arm (the targets link without a
 # C library, so newlib is not required); clang-tidy, cppcheck and python3
 # (its MISRA addon) for make analyze; clang with its sanitizer and libFuzzer
 # runtimes (Debian: libclang-rt-dev) for make test-sanitize and make fuzz;
-# valgrind for make test-valgrind; gcovr for make coverage. Installs the
+# valgrind for make test-valgrind; gcovr for make coverage; cmake for the
+# CMake and find_package builds of make test-firmware; python3's yaml and
+# kconfiglib for zephyr/check.sh. Installs the
 # Debian/Ubuntu packages when it can do so without asking (root, or sudo
 # without a password); otherwise says what is missing and fails.
 
 set -u
+want=${1:-all}
+
+# py_has <module>: python3, or Debian's own, imports it.
+py_has() {
+    python3 -c "import $1" 2>/dev/null || /usr/bin/python3 -c "import $1" 2>/dev/null
+}
 
 # The packages whose tools are missing (one word list).
 missing() {
     m=""
     command -v arm-none-eabi-gcc >/dev/null 2>&1 || m="$m gcc-arm-none-eabi"
     command -v qemu-system-arm   >/dev/null 2>&1 || m="$m qemu-system-arm"
+    if [ "$want" = cross ]; then echo "${m# }"; return; fi
+    command -v cmake             >/dev/null 2>&1 || m="$m cmake"
+    command -v python3           >/dev/null 2>&1 || m="$m python3"
+    py_has yaml                                  || m="$m python3-yaml"
+    py_has kconfiglib                            || m="$m python3-kconfiglib"
+    if [ "$want" = quick ]; then echo "${m# }"; return; fi
     command -v clang-tidy        >/dev/null 2>&1 || m="$m clang-tidy"
     command -v cppcheck          >/dev/null 2>&1 || m="$m cppcheck"
-    command -v python3           >/dev/null 2>&1 || m="$m python3"
     command -v valgrind          >/dev/null 2>&1 || m="$m valgrind"
     command -v gcovr             >/dev/null 2>&1 || m="$m gcovr"
     if ! command -v clang >/dev/null 2>&1; then

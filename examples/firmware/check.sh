@@ -16,7 +16,15 @@
 #            moves alignment padding by a few bytes (the make build links objects, CMake an
 #            archive); a flag that differs moves far more (sections: kilobytes; the path in
 #            assert messages: a dozen bytes per file).
-#   json     library.json (PlatformIO) is valid JSON and its folders exist
+#   json     library.json (PlatformIO) is valid JSON, has the fields a registry wants (name,
+#            version, description, license, authors, build), its version is lib/mbp.h's
+#            MBP_VERSION_* and has a CHANGELOG.md entry, its licence is the SPDX identifier of
+#            the sources, and the folders and files it names exist
+#   export   a copy of only what library.json exports builds every example in it: this firmware
+#            with its Makefile and with CMake (arm-none-eabi-gcc), examples/frame_loop and
+#            examples/demo with the host compiler as mbp's Makefile builds them. So every file
+#            an exported example includes, links or reads is exported; an example this script
+#            has no build for fails the check
 #   guide    every code block of docs/guide.md marked <!-- excerpt: file --> is still, line for
 #            line, in that file (the guide's C excerpts come from programs make test builds), and
 #            every option of lib/mbp_config.h is in its configuration reference
@@ -144,22 +152,95 @@ if ! command -v python3 >/dev/null 2>&1; then
 elif ! python3 -m json.tool "$root/library.json" > /dev/null 2>"$out/json.log"; then
     cat "$out/json.log"; bad library.json "not valid JSON"
 elif ! python3 - "$root" <<'PY'
-import json, os, sys
+import glob, json, os, re, sys
 root = sys.argv[1]
 m = json.load(open(os.path.join(root, "library.json")))
-need = ["name", "version", "description", "build"]
-missing = [k for k in need if k not in m]
-dirs = [m["build"].get("srcDir", ""), m["build"].get("includeDir", "")]
-dirs += [f[3:] for f in m["build"].get("flags", []) if f.startswith("-I ")]
-absent = [d for d in dirs if not os.path.isdir(os.path.join(root, d))]
-if missing or absent:
-    print("library.json: missing fields", missing, "absent folders", absent)
+bad = []
+need = ["name", "version", "description", "license", "authors", "build"]
+bad += ["missing field " + k for k in need if k not in m]
+dirs = [m.get("build", {}).get("srcDir", ""), m.get("build", {}).get("includeDir", "")]
+dirs += [f[3:] for f in m.get("build", {}).get("flags", []) if f.startswith("-I ")]
+bad += ["absent folder " + d for d in dirs if not os.path.isdir(os.path.join(root, d))]
+for e in m.get("export", {}).get("include", []):
+    if not glob.glob(os.path.join(root, e)):
+        bad.append("export names %s, which does not exist" % e)
+h = open(os.path.join(root, "lib/mbp.h")).read()
+v = ".".join(re.search(r"^#define MBP_VERSION_%s (\d+)$" % p, h, re.M).group(1)
+             for p in ("MAJOR", "MINOR", "PATCH"))
+if m.get("version") != v:
+    bad.append("version %s, but lib/mbp.h says %s" % (m.get("version"), v))
+log = os.path.join(root, "CHANGELOG.md")
+if not os.path.isfile(log) or not re.search(r"^## .*\b%s\b" % re.escape(v), open(log).read(), re.M):
+    bad.append("CHANGELOG.md has no '## ... %s' entry" % v)
+spdx = re.search(r"SPDX-License-Identifier: (\S+)", h)
+if not spdx or m.get("license") != spdx.group(1):
+    bad.append("license %s, but the sources say %s" % (m.get("license"), spdx and spdx.group(1)))
+if bad:
+    print("library.json: " + "; ".join(bad))
     sys.exit(1)
 PY
 then
-    bad library.json "fields or folders"
+    bad library.json "fields, version, licence or paths"
 else
     ok "library.json"
+fi
+
+# The export: copy what library.json exports, nothing else, and build the examples there.
+if ! command -v python3 >/dev/null 2>&1; then
+    echo "firmware: library.json's export not checked: python3 not found"
+else
+    exp=$out/export
+    rm -rf "$exp" "$out/export-build"
+    if ! python3 - "$root" "$exp" > "$out/export.log" 2>&1 <<'PY'
+import glob, json, os, shutil, sys
+root, dest = sys.argv[1], sys.argv[2]
+for e in json.load(open(os.path.join(root, "library.json")))["export"]["include"]:
+    for src in glob.glob(os.path.join(root, e)):
+        to = os.path.join(dest, os.path.relpath(src, root))
+        if os.path.isdir(src):
+            shutil.copytree(src, to, symlinks=True, dirs_exist_ok=True)
+        else:
+            os.makedirs(os.path.dirname(to), exist_ok=True)
+            shutil.copy2(src, to)
+PY
+    then
+        cat "$out/export.log"; bad export "could not copy the exported files"
+    else
+        failed=""
+        host="-std=c99 -O2 -Wall -Wextra -Wconversion -Wshadow -Werror -ffp-contract=off -Ilib -Iport -Iconfig"
+        for ex in "$exp"/examples/*/; do
+            name=$(basename "$ex")
+            case $name in
+                firmware)
+                    if ! command -v arm-none-eabi-gcc >/dev/null 2>&1; then
+                        echo "firmware: export: examples/firmware not built: no arm-none-eabi-gcc"
+                        continue
+                    fi
+                    cmd="make -C examples/firmware BUILD=$out/export-build/make WERROR=1"
+                    if command -v cmake >/dev/null 2>&1; then
+                        cmd="$cmd && cmake -S examples/firmware -B $out/export-build/cmake -DWERROR=ON"
+                        cmd="$cmd -DCMAKE_TOOLCHAIN_FILE=$exp/examples/firmware/arm-none-eabi-m4f.cmake"
+                        cmd="$cmd && cmake --build $out/export-build/cmake"
+                    fi ;;
+                frame_loop|demo)
+                    cmd="${CC:-cc} $host -Iexamples/$name -DMBP_CONFIG_FILE='\"mbp_config_2d_float.h\"'"
+                    cmd="$cmd examples/$name/*.c lib/*.c port/host/mbp_port_host.c -o $out/export-build/$name" ;;
+                *)
+                    failed="$failed $name (no build known: add one to examples/firmware/check.sh)"
+                    continue ;;
+            esac
+            mkdir -p "$out/export-build"
+            if ! (cd "$exp" && eval "$cmd") >> "$out/export.log" 2>&1; then
+                failed="$failed $name"
+            fi
+        done
+        if [ -n "$failed" ]; then
+            problems "$out/export.log"
+            bad export "these examples do not build from what library.json exports:$failed ($out/export.log)"
+        else
+            ok "export (library.json's export builds every example in it)"
+        fi
+    fi
 fi
 
 if ! command -v python3 >/dev/null 2>&1; then

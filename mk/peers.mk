@@ -3,7 +3,7 @@
 # Makefile after mk/bench.mk. Not part of make test; nothing here asserts a speed.
 #
 #   make bench-peers             installs Debian's libbullet-dev, libbox2d-dev and
-#                                libchipmunk-dev when they are missing (tools/bench/peers/deps.sh),
+#                                libchipmunk-dev when they are missing (tools/deps.sh peers),
 #                                then runs every mbp backend, Bullet, Box2D, Chipmunk, brute force
 #                                and a plain sort-and-sweep on make bench's generated scenes
 #                                (n = PEERS_NS) and on the recorded scenes (make scenes): every
@@ -36,9 +36,9 @@ build/peers/n%/peers: $(LIB_SRC) $(LIB_HDR) $(PEERS_C) $(PEERS_CXX) $(PEERS_DIR)
 	  $(LIB_SRC) $(PEERS_C) $(HOST_PORT_SRCS) $(@D)/bullet.o $(@D)/box2d.o \
 	  -lstdc++ $(PEERS_LIBS) -o $@
 
-build/peers/deps.ok: $(PEERS_DIR)/deps.sh
+build/peers/deps.ok: tools/deps.sh
 	@mkdir -p $(@D)
-	@$(PEERS_DIR)/deps.sh && touch $@
+	@tools/deps.sh peers && touch $@
 
 .PHONY: bench-peers
 bench-peers: $(foreach n,$(sort $(PEERS_NS) 16384),build/peers/n$(n)/peers) $(PEERS_SCENES)

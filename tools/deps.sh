@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# deps.sh [quick|cross]: make sure the tools `make test` uses are there; with `quick`, only those
+# deps.sh [quick|cross|peers]: make sure the tools `make test` uses are there; with `quick`, only those
 # of `make check` (the QEMU ones, cmake, python3 with yaml and kconfiglib); with `cross`, only arm-none-eabi-gcc and
-# qemu-system-arm (`make demo`, `make size`).
+# qemu-system-arm (`make demo`, `make size`); with `peers`, only what `make bench-peers` and
+# `make scenes` need (g++, valgrind and the headers and libraries of Bullet, Box2D and Chipmunk).
 #
 # Needs arm-none-eabi-gcc and qemu-system-arm (the targets link without a
 # C library, so newlib is not required); clang-tidy, cppcheck and python3
@@ -25,6 +26,14 @@ py_has() {
 # The packages whose tools are missing (one word list).
 missing() {
     m=""
+    if [ "$want" = peers ]; then
+        command -v g++ >/dev/null 2>&1 || m="$m g++"
+        command -v valgrind >/dev/null 2>&1 && [ -f /usr/include/valgrind/callgrind.h ] || m="$m valgrind"
+        [ -f /usr/include/bullet/btBulletCollisionCommon.h ] || m="$m libbullet-dev"
+        [ -f /usr/include/box2d/b2_broad_phase.h ] || m="$m libbox2d-dev"
+        [ -f /usr/include/chipmunk/chipmunk.h ] || m="$m libchipmunk-dev"
+        echo "${m# }"; return
+    fi
     command -v arm-none-eabi-gcc >/dev/null 2>&1 || m="$m gcc-arm-none-eabi"
     command -v qemu-system-arm   >/dev/null 2>&1 || m="$m qemu-system-arm"
     if [ "$want" = cross ]; then echo "${m# }"; return; fi

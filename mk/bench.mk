@@ -170,7 +170,7 @@ size: deps-cross
 	@if [ "$(HAVE_CROSS)" != yes ]; then \
 	  echo "size: needs arm-none-eabi-gcc (make deps)"; exit 1; fi
 	@mkdir -p build/size
-	@echo "backend,target,config,flash_bytes,ram_bytes,bytes_per_body,bytes_per_pair" > build/size.csv
+	@echo "backend,target,config,flash_bytes,ram_bytes,bytes_per_body,bytes_per_pair,ram_bytes_bench" > build/size.csv
 	@for t in microbit mps2-an386; do \
 	  $(MAKE) --no-print-directory -s TARGET=$$t size-platform >> build/size.csv || exit 1; \
 	done
@@ -252,13 +252,23 @@ demo-image: $(CROSS_BUILD)/demo-$(DEMO_NAME).elf
 demo-run:
 	@$(call cross_run,$(CROSS_BUILD)/demo-$(DEMO_NAME).elf,120)
 
-# make size: per backend alone and all together, two capacities; see tools/bench/size.sh.
+# make size: per backend alone and all together; see tools/bench/size.sh. The configurations
+# per machine, dimension:scalar:capacities: the microbit's 2D fixed point (its config/m0), the
+# M4's 2D float at two capacities, and its 3D float and 2D fixed point at 256 bodies.
+# SIZE_BENCH: make bench's pairs and grid entries per body on that machine (0: the default).
+SIZE_CONFIGS_microbit   := 2:fixed:64,256
+SIZE_CONFIGS_mps2-an386 := 2:float:64,256 3:float:256 2:fixed:256
+SIZE_BENCH_microbit     := 8 0
+SIZE_BENCH_mps2-an386   := 8 8
 size-platform:
-	@CC='$(CROSS_CC)' SIZE='$(CROSS_SIZE)' NM='$(CROSS_NM)' \
+	@set -e; for c in $(SIZE_CONFIGS_$(TARGET)); do \
+	  IFS=: read -r dim scalar caps <<< "$$c"; \
+	  CC='$(CROSS_CC)' SIZE='$(CROSS_SIZE)' NM='$(CROSS_NM)' \
 	  CFLAGS='$(TARGET_CPU_FLAGS) -std=c99 -Os -ffreestanding -fno-common -ffunction-sections -fdata-sections $(WARN) $(CROSS_FREESTANDING_INC) -Ilib -Iport -DMBP_PORT_INSN_PER_TICK_NUM=$(TARGET_INSN_PER_TICK_NUM) -DMBP_PORT_INSN_PER_TICK_SHIFT=$(TARGET_INSN_PER_TICK_SHIFT)' \
-	  LDFLAGS='$(CROSS_LDFLAGS)' LDLIBS='$(CROSS_LDLIBS)' \
+	  LDFLAGS='$(CROSS_LDFLAGS)' LDLIBS='$(CROSS_LDLIBS)' SIZE_CAPS="$${caps//,/ }" \
+	  SIZE_BENCH='$(SIZE_BENCH_$(TARGET))' \
 	  tools/bench/size.sh '$(if $(filter microbit,$(TARGET)),cortex-m0,cortex-m4)' \
-	    '$(if $(filter microbit,$(TARGET)),fixed,float)' build/size/$(TARGET) \
-	    '$(LIB_SRC)' '$(CROSS_PORT_SRCS)'
+	    "$$scalar" "build/size/$(TARGET)/$${dim}d_$$scalar" '$(LIB_SRC)' '$(CROSS_PORT_SRCS)' "$$dim"; \
+	done
 
 endif

@@ -13,6 +13,11 @@ set -eu
 bench=build/bench.csv
 size=build/size.csv
 guide_n=${GUIDE_N:-256}
+# The worked example: the default backend's frame on the Cortex-M4 at worked_n bodies (a size
+# make bench measures there), in the worked_scene scene, turned into time at worked_mhz.
+worked_n=${WORKED_N:-256}
+worked_mhz=${WORKED_MHZ:-64}
+worked_scene=${WORKED_SCENE:-sparse}
 [ -f "$bench" ] && [ -f "$size" ] || { echo "readme-tables: run make bench and make size first" >&2; exit 1; }
 files=${*:-README.md docs/guide.md}
 
@@ -57,17 +62,48 @@ readme_tables() {
     echo
     platform_table mps2-an386 Cortex-M4 10
     echo
+    worked_example
+    echo
     echo "The mean again on Cortex-M0 (M0 code, 2D fixed point, run on mps2-an385 for its RAM; docs/bench.md):"
     echo
     platform_table cortex-m0 Cortex-M0
     echo
     echo "Flash and RAM (\`make size\`, -Os; flash = the library linked into a minimal program"
-    echo "that uses that backend, RAM = sizeof(mbp_world), whose pair set holds 2 pairs per body;"
-    echo "per pair = what one more pair of capacity costs, docs/bench.md):"
+    echo "that uses that backend, RAM = sizeof(mbp_world), whose pair set holds the default 2 pairs"
+    echo "per body, and again with make bench's 8 pairs per body (and, on the M4, 8 grid entries);"
+    echo "per pair = what one more pair of capacity costs. Grid, hash and hgrid share one cell"
+    echo "engine, lib/mbp_cells.c, hence their flash figures within bytes of each other; docs/bench.md):"
     echo
-    echo "| backend | target | config | flash bytes | RAM bytes | RAM bytes per body | RAM bytes per pair |"
-    echo "|---|---|---|---:|---:|---:|---:|"
-    awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7 }' "$size"
+    echo "| backend | target | config | flash bytes | RAM bytes | RAM bytes per body | RAM bytes per pair | RAM bytes, 8 pairs per body (make bench) |"
+    echo "|---|---|---|---:|---:|---:|---:|---:|"
+    awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, $8 }' "$size"
+}
+
+# worked_example: one paragraph turning the default backend's mean and worst frame on the M4
+# into milliseconds at worked_mhz, and what QEMU's instruction count leaves out.
+worked_example() {
+    awk -F, -v n="$worked_n" -v mhz="$worked_mhz" -v scene="$worked_scene" '
+    NR > 1 && $4 == "mps2-an386" && $3 == n && $2 == scene && $6 != "" { mean[$1] = $6; worst[$1] = $10 }
+    END {
+        # The backend mbp_params_default() picks: the first of these compiled in (lib/mbp_world.c).
+        split("sap tree grid sweep brute", order, " ")
+        for (o = 1; o <= 5; o++) if (order[o] in mean) { b = order[o]; break }
+        if (b == "") {
+            printf "No Cortex-M4 figures for %s at %d bodies: run the whole make bench for the worked example.\n", scene, n
+            exit
+        }
+        m = mean[b]; w = (worst[b] != "") ? worst[b] : m
+        printf "**From instructions to time, a worked example.** The default backend (%s) on the Cortex-M4,\n", b
+        printf "%d bodies, scene `%s`: %.0f instructions per body per frame on average is %.0f instructions a\n", n, scene, m / n, m
+        printf "frame, and the dearest measured frame took %.0f. On a %d MHz Cortex-M4 at one cycle per\n", w, mhz
+        printf "instruction that is %.2f ms a frame on average and %.2f ms at worst: a floor, not a\n", m / (mhz * 1000), w / (mhz * 1000)
+        printf "prediction. QEMU counts instructions, not cycles, and leaves out what makes a real M4 slower:\n"
+        printf "loads, stores and taken branches that take 2 or more cycles, flash wait states (several at\n"
+        printf "full clock on most parts) and how much of them the flash accelerator, prefetch buffer or\n"
+        printf "cache hides, cache misses, bus contention with DMA, and the interrupts that preempt the\n"
+        printf "frame. An allowance of 1.5 cycles per instruction, an assumption and not a measurement, gives\n"
+        printf "%.2f ms and %.2f ms; measure your board with the DWT cycle counter around `mbp_update()`.\n", 1.5 * m / (mhz * 1000), 1.5 * w / (mhz * 1000)
+    }' "$bench"
 }
 
 # One row per backend: the five scenes at n = guide_n on the M4 (the lowest of each scene in

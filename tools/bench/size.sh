@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# size.sh <cpu> <fixed|float> <outdir> "<lib sources>" "<port sources>": the rows of
-# build/size.csv for one CPU (make size runs it inside a sub-make for that QEMU machine, which
-# passes CC, SIZE, NM, CFLAGS, LDFLAGS and LDLIBS in the environment).
+# size.sh <cpu> <fixed|float> <outdir> "<lib sources>" "<port sources>" [dim]: the rows of
+# build/size.csv for one CPU, scalar and dimension (2 unless given; make size runs it inside a
+# sub-make for that QEMU machine, which passes CC, SIZE, NM, CFLAGS, LDFLAGS and LDLIBS in the
+# environment, and SIZE_CAPS and SIZE_BENCH).
 #
 # For each backend compiled in by default (lib/mbp_config.h), alone, and for all of them
 # together, at each capacity of SIZE_CAPS (bodies; pairs are the default 2 per body):
@@ -14,9 +15,15 @@
 #                MBP_MAX_PAIRS doubled, minus ram_bytes, over MBP_MAX_PAIRS. That is the pair set
 #                (key, flag, hash index) and the event buffer (MBP_MAX_EVENTS follows
 #                MBP_MAX_PAIRS by default); the rest of the world does not depend on it.
+#   ram_bytes_bench  sizeof(mbp_world) with make bench's capacities for this CPU: SIZE_BENCH is
+#                "<pairs per body> <grid entries per body>" (0: the default), "8 8" unless set
+#                (config/mbp_config_bench.h; the microbit's config/mbp_config_bench_m0.h is "8 0")
 set -eu
-cpu=$1 scalar=$2 out=$3 libsrc=$4 portsrc=$5
+cpu=$1 scalar=$2 out=$3 libsrc=$4 portsrc=$5 dim=${6:-2}
 caps=${SIZE_CAPS:-64 256}
+read -r bench_pairs bench_entries <<EOF
+${SIZE_BENCH:-8 8}
+EOF
 mkdir -p "$out"
 scalar_def=$([ "$scalar" = fixed ] && echo MBP_FIXED || echo MBP_FLOAT)
 all="brute sweep sap grid hash hgrid tree"
@@ -26,7 +33,7 @@ enabled=""
 for b in $all; do
     B=$(echo "$b" | tr a-z A-Z)
     v=$(printf '#include "mbp_config.h"\nMBP_WITH_%s\n' "$B" |
-        $CC $CFLAGS -DMBP_DIM=2 -DMBP_SCALAR=$scalar_def -E -P -x c - 2>/dev/null | tail -1)
+        $CC $CFLAGS -DMBP_DIM=$dim -DMBP_SCALAR=$scalar_def -E -P -x c - 2>/dev/null | tail -1)
     [ "$v" = 1 ] && enabled="$enabled $b"
 done
 
@@ -34,7 +41,7 @@ flash() { # elf -> text + data
     $SIZE -B "$1" | awk 'NR == 2 { print $1 + $2 }'
 }
 
-$CC $CFLAGS -DMBP_DIM=2 -DMBP_SCALAR=$scalar_def -DSIZE_BASELINE tools/bench/size_probe.c \
+$CC $CFLAGS -DMBP_DIM=$dim -DMBP_SCALAR=$scalar_def -DSIZE_BASELINE tools/bench/size_probe.c \
     $portsrc $LDFLAGS $LDLIBS -o "$out/baseline.elf"
 base=$(flash "$out/baseline.elf")
 
@@ -55,7 +62,7 @@ sources() { # "on backends" -> sources
 
 one() { # name "with-flags" backend cap "on backends"
     local name=$1 with=$2 be=$3 cap=$4 tag="$1-$4"
-    local defs="-DMBP_DIM=2 -DMBP_SCALAR=$scalar_def -DMBP_MAX_BODIES=$cap $with"
+    local defs="-DMBP_DIM=$dim -DMBP_SCALAR=$scalar_def -DMBP_MAX_BODIES=$cap $with"
     $CC $CFLAGS $defs -DSIZE_BACKEND=$be tools/bench/size_probe.c $(sources "$5") $portsrc \
         $LDFLAGS -Wl,--defsym=size_world=0x20000000 $LDLIBS -o "$out/$tag.elf"
     # The world, and an array of MBP_MAX_PAIRS bytes that says what the default pairs are.
@@ -65,9 +72,13 @@ one() { # name "with-flags" backend cap "on backends"
     local pairs=$($NM -S -t d "$out/$tag-ram.o" | awk '/size_pairs/ { print $2 + 0 }')
     printf "$probe" | $CC $CFLAGS $defs -DMBP_MAX_PAIRS=$((2 * pairs)) -x c -c - -o "$out/$tag-ram2.o"
     local ram2=$($NM -S -t d "$out/$tag-ram2.o" | awk '/size_world_ram/ { print $2 + 0 }')
+    local bench="-DMBP_MAX_PAIRS=$((bench_pairs * cap))"
+    [ "$bench_entries" -gt 0 ] && bench="$bench -DMBP_GRID_MAX_ENTRIES=$((bench_entries * cap))"
+    printf "$probe" | $CC $CFLAGS $defs $bench -x c -c - -o "$out/$tag-ramb.o"
+    local ramb=$($NM -S -t d "$out/$tag-ramb.o" | awk '/size_world_ram/ { print $2 + 0 }')
     local fl=$(( $(flash "$out/$tag.elf") - base ))
-    echo "$name,$cpu,2d_${scalar}_$cap,$fl,$ram,$(awk -v r="$ram" -v r2="$ram2" -v c="$cap" -v p="$pairs" \
-        'BEGIN { printf "%.1f,%.1f", r / c, (r2 - r) / p }')" > "$out/$tag.row"
+    echo "$name,$cpu,${dim}d_${scalar}_$cap,$fl,$ram,$(awk -v r="$ram" -v r2="$ram2" -v c="$cap" -v p="$pairs" \
+        'BEGIN { printf "%.1f,%.1f", r / c, (r2 - r) / p }'),$ramb" > "$out/$tag.row"
 }
 
 with_only() { # backend -> -D flags with only it on

@@ -10,7 +10,9 @@
 #                        checks (zephyr/check.sh), and one QEMU machine
 #                        (CHECK_TARGET, default mps2-an386); ends with "N passed, N failed"
 #   make test-host       host suite only
-#   make test-firmware   examples/firmware built with lib/mbp.mk and with CMake, run under QEMU
+#   make test-firmware   examples/firmware built with lib/mbp.mk, with CMake and against an
+#                        installed mbp (find_package), run under QEMU, same flash size checked;
+#                        library.json and its export (examples/firmware/check.sh)
 #   make TARGET=<m> test-target   one QEMU machine (mps2-an385 mps2-an386 mps2-an500
 #                        mps2-an505 microbit)
 #   make lib TARGET=<m>  build/<m>/libmbp.a with that machine's default configuration
@@ -156,8 +158,9 @@ test-examples: build/examples/frame_loop
 	  grep -q 'begin 100-300' <<<"$$out" && echo "examples: 1 passed, 0 failed" || \
 	  { echo "$$out"; echo "examples: 0 passed, 1 failed"; }
 
-# examples/firmware/: a firmware for mps2-an386 built with lib/mbp.mk and with CMake, both run
-# under QEMU; and library.json's syntax (examples/firmware/check.sh says what each check is).
+# examples/firmware/: a firmware for mps2-an386 built with lib/mbp.mk, with CMake and against an
+# installed package, all run under QEMU and held to the same flash size; library.json and its
+# export (examples/firmware/check.sh says what each check is).
 .PHONY: test-firmware
 test-firmware:
 	@examples/firmware/check.sh build/firmware

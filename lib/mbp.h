@@ -144,7 +144,12 @@ typedef struct mbp_shape {
 /* A body handle: pass by value. All-zero is the null handle. slot1 is the body index plus one;
  * gen changes each time the slot is reused, and starts at a value mixed from the world's id and
  * address, so a stale handle is always refused and a foreign one is refused unless its 16-bit
- * generation happens to match (odds 1 in 65535 per try). */
+ * generation happens to match (odds 1 in 65535 per try). mbp_init() on a struct that holds an
+ * initialised world carries every slot's generation on, so the old world's handles are refused
+ * in the new one too. The limit: a struct that never held an initialised world (or whose memory
+ * was overwritten since: a reused stack frame, a cleared struct) starts again from the id and
+ * address, so a handle kept from an earlier world at the same address with the same id can pass
+ * again. Do not keep handles past their world's lifetime, or give each world a new id. */
 typedef struct mbp_body {
     uint16_t slot1;
     uint16_t gen;
@@ -158,7 +163,7 @@ typedef struct mbp_pair {
 } mbp_pair;
 
 /* A ray cast hit: body index and the fraction t in [0, 1] of the segment where it enters the
- * body's box (0 when the start point is inside). */
+ * body's box, or sphere for a sphere body (0 when the start point is inside). */
 typedef struct mbp_hit {
     uint16_t index;
     mbp_scalar t;
@@ -331,8 +336,10 @@ bool mbp_valid(const mbp_world *w, mbp_body h);
 /* The current box of a body (for a sphere, the box of the sphere). MBP_OK or MBP_E_STALE. */
 mbp_status mbp_get_box(const mbp_world *w, mbp_body h, mbp_aabb *out);
 
-/* Index <-> handle and user value. mbp_handle() gives the null handle for a free index; after a
- * body is removed, mbp_user() still returns its value until the index is reused. */
+/* Index <-> handle and user value. mbp_handle() gives the null handle for a free index or one
+ * past the world; after a body is removed, mbp_user() still returns its value until the index
+ * is reused. mbp_user() of an index >= MBP_MAX_BODIES is a programmer error: it asserts (and
+ * returns 0 when MBP_ASSERT is 0). */
 static inline uint16_t mbp_index(mbp_body h)
 {
     return (uint16_t)(h.slot1 - 1u);
@@ -408,8 +415,17 @@ mbp_status mbp_query_box(const mbp_world *w, const mbp_aabb *box, uint16_t mask,
 mbp_status mbp_query_point(const mbp_world *w, const mbp_scalar p[MBP_DIM], uint16_t mask,
                            uint16_t *out, uint32_t cap, uint32_t *count);
 
-/* Bodies whose box the segment p0->p1 touches (for sphere and shape bodies: their box; the exact
- * test is yours), in order of entry fraction t, then index. As mbp_query_box(). */
+/* Bodies whose volume overlaps sphere *s (a circle in 2D; touching counts), as mbp_query_box():
+ * the exact test against box, sphere and shape bodies (fast bodies: their bound of the step, as
+ * for their pairs). MBP_E_BADBOX/MBP_E_RANGE for a bad sphere (as mbp_sphere_check()). In every
+ * build; sphere bodies need MBP_WITH_SPHERES. */
+mbp_status mbp_query_sphere(const mbp_world *w, const mbp_sphere *s, uint16_t mask,
+                            uint16_t *out, uint32_t cap, uint32_t *count);
+
+/* Bodies the segment p0->p1 touches, in order of entry fraction t, then index. As
+ * mbp_query_box(). Box and sphere bodies are tested exactly (a sphere's t: fixed point, the
+ * exact fraction rounded down to a raw unit; float, before it by float's rounding, which a
+ * grazing segment magnifies); shape and fast bodies by their box (the exact test is yours). */
 mbp_status mbp_raycast(const mbp_world *w, const mbp_scalar p0[MBP_DIM],
                        const mbp_scalar p1[MBP_DIM], uint16_t mask, mbp_hit *out, uint32_t cap,
                        uint32_t *count);

@@ -27,14 +27,16 @@
 enum {
     OP_INIT, OP_ADD_BOX, OP_ADD_SPHERE, OP_MOVE_BOX, OP_MOVE_SPHERE, OP_SET_FILTER, OP_REMOVE,
     OP_UPDATE, OP_SORT_PAIRS, OP_NEXT_PAIR, OP_BEGUN, OP_GET_BOX, OP_QUERY_BOX, OP_QUERY_POINT,
-    OP_RAYCAST, OP_RAYCAST_FIRST, OP_MOVE_BOXES, OP_ADD_STATIC_BOX, OP_PAIRS, OP_COUNT
+    OP_RAYCAST, OP_RAYCAST_FIRST, OP_MOVE_BOXES, OP_ADD_STATIC_BOX, OP_PAIRS, OP_QUERY_SPHERE,
+    OP_COUNT
 };
 
 static const char *const op_name[OP_COUNT] = {
     "mbp_init", "mbp_add_box", "mbp_add_sphere", "mbp_move_box", "mbp_move_sphere",
     "mbp_set_filter", "mbp_remove", "mbp_update", "mbp_sort_pairs", "mbp_next_pair",
     "mbp_begun", "mbp_get_box", "mbp_query_box", "mbp_query_point", "mbp_raycast",
-    "mbp_raycast_first", "mbp_move_boxes", "mbp_add_static_box", "mbp_pairs"};
+    "mbp_raycast_first", "mbp_move_boxes", "mbp_add_static_box", "mbp_pairs",
+    "mbp_query_sphere"};
 #if STACK_MEASURED
 static const uint32_t op_bound[OP_COUNT] = {
     MBP_STACK_BOUND_mbp_init, MBP_STACK_BOUND_mbp_add_box, MBP_STACK_BOUND_mbp_add_sphere,
@@ -43,7 +45,8 @@ static const uint32_t op_bound[OP_COUNT] = {
     MBP_STACK_BOUND_mbp_sort_pairs, MBP_STACK_BOUND_mbp_next_pair, MBP_STACK_BOUND_mbp_begun,
     MBP_STACK_BOUND_mbp_get_box, MBP_STACK_BOUND_mbp_query_box, MBP_STACK_BOUND_mbp_query_point,
     MBP_STACK_BOUND_mbp_raycast, MBP_STACK_BOUND_mbp_raycast_first,
-    MBP_STACK_BOUND_mbp_move_boxes, MBP_STACK_BOUND_mbp_add_static_box, MBP_STACK_BOUND_mbp_pairs};
+    MBP_STACK_BOUND_mbp_move_boxes, MBP_STACK_BOUND_mbp_add_static_box, MBP_STACK_BOUND_mbp_pairs,
+    MBP_STACK_BOUND_mbp_query_sphere};
 #endif
 
 /* The call's arguments and results: static, so the measuring frame stays small and fixed. */
@@ -95,6 +98,9 @@ static __attribute__((noinline)) uint32_t run(int op)
     case OP_GET_BOX: a.st = mbp_get_box(&test_w, a.h, &a.box); break;
     case OP_QUERY_BOX: a.st = mbp_query_box(&test_w, &a.box, 0xFFFFu, a.idx, 8u, &a.count); break;
     case OP_QUERY_POINT: a.st = mbp_query_point(&test_w, a.p0, 0xFFFFu, a.idx, 8u, &a.count); break;
+    case OP_QUERY_SPHERE:
+        a.st = mbp_query_sphere(&test_w, &a.sphere, 0xFFFFu, a.idx, 8u, &a.count);
+        break;
     case OP_RAYCAST:
         a.st = mbp_raycast(&test_w, a.p0, a.p1, 0xFFFFu, a.hits, 8u, &a.count);
         break;
@@ -208,6 +214,8 @@ static void scene(mbp_backend b, uint32_t seed)
         call(OP_QUERY_POINT, MBP_OK, MBP_E_TRUNCATED);
         call(OP_RAYCAST, MBP_OK, MBP_E_TRUNCATED);
         call(OP_RAYCAST_FIRST, MBP_OK, MBP_OK);
+        set_sphere(&rng);
+        call(OP_QUERY_SPHERE, MBP_OK, MBP_E_TRUNCATED);
     }
 }
 

@@ -124,6 +124,7 @@ test: deps
 	@{ $(QUICK_SUITES); \
 	   tools/suite.sh freestanding tools/check-freestanding.sh; \
 	   tools/suite.sh config-errors tools/check-config-errors.sh; \
+	   tools/suite.sh asserts tools/check-asserts.sh; \
 	   tools/suite.sh analyze $(MAKE) --no-print-directory -s analyze; \
 	   for t in $(MBP_TARGETS); do \
 	     tools/suite.sh $$t $(MAKE) --no-print-directory -s TARGET=$$t test-target; \

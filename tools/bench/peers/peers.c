@@ -2,9 +2,10 @@
 /* peers.c: the make bench-peers program (host only): every mbp backend, Bullet, Box2D and
  * Chipmunk's broad phases, brute force and a plain sort-and-sweep, on make bench's scenes.
  *
- *   peers check [-m method] [-s scene-file]   every frame's pairs of every method compared with
- *       brute force's; the median wall time per measured frame; the bytes each method holds
- *   peers count [-m method] [-s scene-file]   the same frames with no check, for
+ *   peers check [-m method] [-S scene,...] [-s scene-file]   every frame's pairs of every method
+ *       compared with brute force's; the median wall time per measured frame; the bytes each
+ *       method holds (-m: that method only; -S: those generated scenes only; -s: a recorded one)
+ *   peers count [-m method] [-S scene,...] [-s scene-file]   the same frames with no check, for
  *       valgrind --tool=callgrind --instr-atstart=no --collect-atstart=no: instructions are
  *       collected inside the measured frames only, and dumped once per method and scene, labelled
  *       "method,scene,n,frames" (tools/bench/peers/run.sh adds them up)
@@ -28,7 +29,9 @@
 #endif
 /* Frames: fewer at large n, so that a full run stays within minutes under callgrind. */
 #define PEERS_WARMUP (BENCH_N >= 16384 ? 10u : 30u)
-#define PEERS_FRAMES (BENCH_N >= 16384 ? 10u : BENCH_N >= 4096 ? 20u : 100u)
+#define PEERS_FRAMES (BENCH_N >= 16384 ? 5u : BENCH_N >= 4096 ? 20u : 100u)
+/* A recorded scene: its first frames only (a second at 60 frames per second). */
+#define PEERS_REPLAY_FRAMES 60u
 /* Brute force (the reference and mbp's) is counted under callgrind up to this n only: its n^2/2
  * tests would take most of the run above it. The check runs it at every n. */
 #ifndef PEERS_COUNT_BRUTE_MAX
@@ -43,7 +46,8 @@ static uint32_t *g_keys;
 static size_t g_nkeys, g_capkeys;
 
 static bool g_count;        /* count mode: no check, callgrind dumps */
-static const char *g_only; /* -m: one method */
+static const char *g_only;   /* -m: one method */
+static const char *g_scenes; /* -S: generated scenes named in this comma list only */
 static bool g_mbp_differs;
 
 __attribute__((noinline)) void peer_pair(uint32_t a, uint32_t b)
@@ -254,6 +258,9 @@ static int g_nmethods;
  * for a recorded scene too. */
 void bench_source_run(bench_source *s)
 {
+    if (s->warmup == 1u && s->frames > PEERS_REPLAY_FRAMES) { /* replay.c's */
+        s->frames = PEERS_REPLAY_FRAMES;
+    }
     const uint32_t total = s->warmup + s->frames;
     free(g_refat);
     g_refat = NULL;
@@ -272,18 +279,32 @@ void bench_source_run(bench_source *s)
 
 int bench_replay(const char *path); /* replay.c */
 
+/* Whether name is one of the comma-separated list's items. */
+static bool in_list(const char *list, const char *name)
+{
+    size_t len = strlen(name);
+    for (const char *p = list; p != NULL; p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL) {
+        if (strncmp(p, name, len) == 0 && (p[len] == ',' || p[len] == '\0')) {
+            return true;
+        }
+    }
+    return false;
+}
+
 int main(int argc, char **argv)
 {
     const char *scene = NULL;
     if (argc >= 2 && strcmp(argv[1], "count") == 0) {
         g_count = true;
     } else if (argc < 2 || strcmp(argv[1], "check") != 0) {
-        fputs("usage: peers check|count [-m method] [-s scene-file]\n", stderr);
+        fputs("usage: peers check|count [-m method] [-S scene,...] [-s scene-file]\n", stderr);
         return 2;
     }
     for (int i = 2; i + 1 < argc; i += 2) {
         if (strcmp(argv[i], "-m") == 0) {
             g_only = argv[i + 1];
+        } else if (strcmp(argv[i], "-S") == 0) {
+            g_scenes = argv[i + 1];
         } else if (strcmp(argv[i], "-s") == 0) {
             scene = argv[i + 1];
         }
@@ -304,6 +325,9 @@ int main(int argc, char **argv)
         static bench_source s;
         for (int sc = 0; sc < SCENE_COUNT; sc++) {
             scene_make(&s, (bench_scene)sc, BENCH_N);
+            if (g_scenes != NULL && !in_list(g_scenes, s.name)) {
+                continue;
+            }
             s.warmup = sc == SCENE_CLUSTER ? 3u : PEERS_WARMUP;
             s.frames = sc == SCENE_CLUSTER && PEERS_FRAMES > 20u ? 20u : PEERS_FRAMES;
             bench_source_run(&s);

@@ -33,23 +33,29 @@ job() {
     nice valgrind --tool=callgrind --instr-atstart=no --collect-atstart=no \
         --callgrind-out-file="$d/cg.out" "$prog" count "$@" > "$d/count.txt" 2> "$d/count.err" ||
         { echo "bench-peers: callgrind failed: $d/count.err" >&2; st=2; }
+    times > "$d/times" # CPU time: the shell's, then its children's (user, system)
     echo "$st" > "$d/status"
 }
 
-# xargs runs each job as "run.sh --job <name> <n> [scene file]".
+# xargs runs each job as "run.sh --job <name> <n> [scene file]"; "run.sh --merge" only gathers
+# the jobs already in $out into build/peers.csv.
 if [ "${1-}" = "--job" ]; then shift; job "$@"; exit 0; fi
+merge=0
+[ "${1-}" = "--merge" ] && merge=1
 
 start=$(date +%s)
-list=$(mktemp)
-trap 'rm -f "$list"' EXIT
-for n in $ns; do echo "n$n $n"; done > "$list"
-for f in $scenes; do
-    [ -f "$f" ] || { echo "bench-peers: no scene file $f (make scenes)" >&2; exit 1; }
-    echo "$(basename "$f" .scene) $big $f"
-done >> "$list"
-echo "bench-peers: $(wc -l < "$list") jobs, $jobs at a time (check, then callgrind)"
-rm -rf "$out"/job-*
-xargs -P "$jobs" -L 1 "$0" --job < "$list"
+if [ "$merge" = 0 ]; then
+    list=$(mktemp)
+    trap 'rm -f "$list"' EXIT
+    for n in $ns; do echo "n$n $n"; done > "$list"
+    for f in $scenes; do
+        [ -f "$f" ] || { echo "bench-peers: no scene file $f (make scenes)" >&2; exit 1; }
+        echo "$(basename "$f" .scene) $big $f"
+    done >> "$list"
+    echo "bench-peers: $(wc -l < "$list") jobs, $jobs at a time (check, then callgrind)"
+    rm -rf "$out"/job-*
+    xargs -P "$jobs" -L 1 "$0" --job < "$list"
+fi
 
 fail=0
 for d in "$out"/job-*; do

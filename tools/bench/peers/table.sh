@@ -48,6 +48,8 @@ END {
         for (f = 1; f <= 3; f++) for (k = 1; k <= nm; k++) {
             m = ml[k]
             if (fam[m] != (f == 1 ? "mbp" : f == 2 ? "peer" : "ref")) continue
+            any = 0; for (j = 1; j <= cnt; j++) if ((m, s, nn[j]) in v) any = 1
+            if (!any) continue
             printf "| %s |", m
             for (j = 1; j <= cnt; j++) {
                 n = nn[j]

@@ -262,6 +262,39 @@ void mbp_sphere_aabb(const mbp_sphere *s, mbp_aabb *out);
 bool mbp_segment_aabb(const mbp_scalar p0[MBP_DIM], const mbp_scalar p1[MBP_DIM],
                       const mbp_aabb *box, mbp_scalar *t);
 
+/* ---- volumes fitted to points (mbp_fit.c; docs/shapes.md, "Fitting volumes to points") ----
+ * p[0..n-1] are n >= 1 points, each MBP_DIM coordinates within the range. Each function returns
+ * MBP_OK; MBP_E_PARAM for n == 0; MBP_E_BADBOX or MBP_E_RANGE for the first bad point (as
+ * mbp_aabb_check()); for the sphere, MBP_E_RANGE when its radius would exceed MBP_RANGE (points
+ * spread over more than the range's width). On an error *out is unchanged. The volume holds every point exactly, on the stored values (in fixed point, in
+ * integers; in float, with its radius or extents widened by a relative 2^-19 or less over the
+ * rounding). No allocation; the points are read, never changed. */
+
+/* out = the smallest box holding the points. Time O(n). */
+mbp_status mbp_aabb_from_points(const mbp_scalar (*p)[MBP_DIM], uint32_t n, mbp_aabb *out);
+
+/* out = the minimum enclosing sphere (circle in 2D) of the points, computed by Welzl's algorithm
+ * without recursion. Tightness: fixed point, a radius at most 4 raw units above the exact minimum;
+ * float, at most a relative 2^-16 above it plus an ulp of the centre's largest coordinate per
+ * axis (docs/shapes.md). All points equal: radius 0 at that point. Time O(n) for points in any
+ * natural order, O(n^(MBP_DIM+1)) in the worst order. */
+mbp_status mbp_sphere_from_points(const mbp_scalar (*p)[MBP_DIM], uint32_t n, mbp_sphere *out);
+
+#if MBP_WITH_OBB
+/* out = an oriented box holding the points: the axes of their covariance (principal components:
+ * closed form in 2D, MBP_DIM = 3 by Jacobi's method with 8 sweeps), the largest variance first,
+ * extents from the points' projections, rounded up. When the box of the points (mbp_aabb_from_
+ * points(), as an oriented box with the identity rows) has no larger area (volume), that is
+ * returned instead: the result is never larger than the axis-aligned box. Covariance with no
+ * preferred direction (all points equal, an isotropic cloud) gives the world's axes; collinear
+ * and coplanar points give a flat box (extents of a few raw units, or a relative 2^-19 in
+ * float, across). Extents that would exceed MBP_RANGE give the points' box too. The rows are
+ * orthonormal within 2^-26: the box passes mbp_shape_check(). In
+ * fixed point the covariance is summed in int64 from differences shifted to 15 bits: any n.
+ * Time O(n). Needs MBP_WITH_OBB. */
+mbp_status mbp_obb_from_points(const mbp_scalar (*p)[MBP_DIM], uint32_t n, mbp_obb *out);
+#endif
+
 /* ---- the world (mbp_world.c) ---- */
 
 /* Fills p with the defaults: the best general backend compiled in, id 0. */

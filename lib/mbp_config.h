@@ -97,6 +97,20 @@
 #define MBP_MAX_EVENTS MBP_MAX_PAIRS
 #endif
 
+/* The pair changes one update can log, 4 bytes each: with SAP on exact values and no sphere,
+ * shape, fast or filtered body, the update then handles the pairs that changed instead of
+ * walking every stored pair. An update with more changes walks the pair set (slower, as
+ * exact). Default: half a change per body, plus 8. */
+#ifndef MBP_PAIR_LOG
+#define MBP_PAIR_LOG (MBP_MAX_BODIES / 2 + 8)
+#endif
+#if (0 - MBP_PAIR_LOG - 1) == 1 && (MBP_PAIR_LOG + 0) != -2 || \
+    (MBP_PAIR_LOG + 0) < 1 || (MBP_PAIR_LOG + 0) > 2097152
+#error "MBP_PAIR_LOG must be 1..2097152: set it in your MBP_CONFIG_FILE"
+#undef MBP_PAIR_LOG
+#define MBP_PAIR_LOG (MBP_MAX_BODIES / 2 + 8)
+#endif
+
 /* Sphere (circle) bodies: DIM+1 scalars per body. 0 removes them and their RAM. */
 #ifndef MBP_WITH_SPHERES
 #define MBP_WITH_SPHERES 1

@@ -204,7 +204,7 @@ mbp_status mbp__backend_add(mbp_world *w, uint16_t i);
 mbp_status mbp__backend_move(mbp_world *w, uint16_t i, const mbp_aabb *old);
 /* False for backends whose move hook does nothing (they read w->dirty at the next update): the
  * core then skips the call and the copy of the old box. */
-static inline bool mbp__backend_wants_moves(const mbp_world *w)
+MBP__HOT bool mbp__backend_wants_moves(const mbp_world *w)
 {
     mbp_backend b = w->params.backend;
     return !(b == MBP_BRUTE || b == MBP_SWEEP || b == MBP_SAP || b == MBP_TREE);
@@ -212,7 +212,7 @@ static inline bool mbp__backend_wants_moves(const mbp_world *w)
 /* True for a backend whose candidates are exactly the pairs whose stored boxes overlap (SAP on
  * exact values keeps that invariant at every swap): the core then skips the box test of pairs of
  * two plain boxes. Quantized SAP adds candidates (values rounded outwards), so it is not. */
-static inline bool mbp__backend_exact(const mbp_world *w)
+MBP__HOT bool mbp__backend_exact(const mbp_world *w)
 {
     return MBP_WITH_SAP && !MBP_SAP_QUANTIZED && w->params.backend == MBP_SAP;
 }

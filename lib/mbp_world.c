@@ -44,7 +44,8 @@ mbp_body mbp_handle(const mbp_world *w, uint16_t index)
 uint32_t mbp_user(const mbp_world *w, uint16_t index)
 {
     MBP__CHECK_WORLD(w);
-    return index < MBP_MAX_BODIES ? w->user[index] : 0u;
+    MBP__ASSERT(index < MBP_MAX_BODIES);
+    return index < MBP_MAX_BODIES ? w->user[index] : 0u; /* 0 when MBP_ASSERT is 0 */
 }
 
 uint32_t mbp_body_count(const mbp_world *w)
@@ -110,13 +111,16 @@ mbp_status MBP_INIT_SYMBOL(mbp_world *w, const mbp_params *p, uint32_t world_siz
     if (!mbp__backend_compiled(p->backend)) {
         return MBP_E_BACKEND;
     }
+    /* Generations start at a value mixed from the id and the address, so that a handle of one
+     * world is unlikely to pass in another; they are never 0, so the null handle never passes.
+     * Re-initialising a world (the struct still holds an initialised one) carries each slot's
+     * generation on by one instead, so that no handle of the old world passes in the new. */
+    bool again = w->magic == MBP__MAGIC;
     w->magic = 0u;
     w->params = *p;
-    /* Generations start at a value mixed from the id and the address, so that a handle of one
-     * world is unlikely to pass in another; they are never 0, so the null handle never passes. */
     uint32_t salt = ((uint32_t)(uintptr_t)w >> 3) * 2654435761u ^ (uint32_t)p->id * 40503u;
     for (uint32_t i = 0; i < MBP_MAX_BODIES; i++) {
-        uint16_t g = (uint16_t)((salt >> 16) + i * 0x9E37u);
+        uint16_t g = again ? (uint16_t)(w->gen[i] + 1u) : (uint16_t)((salt >> 16) + i * 0x9E37u);
         w->gen[i] = g != 0u ? g : 1u;
         w->flags[i] = 0u;
         w->user[i] = 0u;
@@ -130,6 +134,8 @@ mbp_status MBP_INIT_SYMBOL(mbp_world *w, const mbp_params *p, uint32_t world_siz
     w->full_frame = 0u;
     w->touched = 0u;
     w->dropped = 0u;
+    w->special = 0u;
+    w->log_count = 0u;
     mbp__pairs_clear(&w->pairs);
 #if MBP__POOL
     mbp__pool_init(w);
@@ -147,6 +153,8 @@ mbp_status MBP_INIT_SYMBOL(mbp_world *w, const mbp_params *p, uint32_t world_siz
 
 MBP__HOT void mark_dirty(mbp_world *w, uint16_t i)
 {
+    /* Every change of a body's volume or filter comes here after its flags are set. */
+    w->special |= (uint8_t)(w->flags[i] & (MBP__VOLUME | MBP__FILTER));
     if ((w->flags[i] & MBP__DIRTY) == 0u) {
         w->flags[i] |= MBP__DIRTY;
         w->dirty[w->dirty_count++] = i;
@@ -520,8 +528,20 @@ void mbp__full_frame(mbp_world *w, bool keep_candidates)
     w->full_frame = (uint8_t)(keep_candidates ? 0u : 1u);
     w->touched = 1u;
     w->dropped = 1u;
+    w->log_count = (uint32_t)MBP_PAIR_LOG + 1u; /* every pair anew: walk the set */
     for (uint32_t k = 0; k < w->pairs.count; k++) {
         w->pairs.flag[k] &= (uint8_t)~clear;
+    }
+}
+
+/* Notes that pair key became or stopped being a candidate in this update. */
+MBP__HOT void log_change(mbp_world *w, uint32_t key)
+{
+    if (w->log_count < (uint32_t)MBP_PAIR_LOG) {
+        w->log[w->log_count] = key;
+    }
+    if (w->log_count <= (uint32_t)MBP_PAIR_LOG) {
+        w->log_count++; /* one past the log: it overflowed, and stays so */
     }
 }
 
@@ -542,25 +562,29 @@ void mbp__candidate(mbp_world *w, uint16_t a, uint16_t b)
             w->pairs.flag[k] |= MBP__CAND | MBP__HIT;
         }
     } else {
-        int32_t k = mbp__pairs_insert(&w->pairs, mbp__key(a, b), MBP__NEW);
-        if (k >= 0) {
+        uint32_t key = mbp__key(a, b);
+        int32_t k = mbp__pairs_insert(&w->pairs, key, MBP__NEW);
+        if (k >= 0 && (w->pairs.flag[k] & MBP__CAND) == 0u) {
             w->pairs.flag[k] |= MBP__CAND;
+            log_change(w, key);
         }
     }
 }
 
 void mbp__uncandidate(mbp_world *w, uint16_t a, uint16_t b)
 {
-    int32_t k = mbp__pairs_find(&w->pairs, mbp__key(a, b));
+    uint32_t key = mbp__key(a, b);
+    int32_t k = mbp__pairs_find(&w->pairs, key);
     if (k < 0) {
         return;
     }
     w->touched = 1u;
     if ((w->pairs.flag[k] & MBP__PREV) == 0u) {
         mbp__pairs_remove_at(&w->pairs, (uint32_t)k); /* no end event to give: gone at once */
-    } else {
+    } else if ((w->pairs.flag[k] & MBP__CAND) != 0u) {
         w->pairs.flag[k] &= (uint8_t)~MBP__CAND; /* mbp_update() ends it */
         w->dropped = 1u;
+        log_change(w, key);
     }
 }
 
@@ -657,6 +681,37 @@ MBP__LOOP uint32_t test_pairs(mbp_world *w, bool full, bool exact)
     return hits;
 }
 
+/* The frame from the log, instead of drop_gone() and test_pairs(): for a backend whose candidates
+ * are exactly the overlapping boxes (mbp__backend_exact()), in a world of plain boxes (no
+ * special), every stored pair overlaps, and a pair changes only when the backend starts or ends
+ * it: the log lists those. Each logged pair is settled once (a later entry of the same key finds
+ * it settled or gone). Returns the pairs that overlap. Cost: O(changes), whatever the pairs. */
+static uint32_t apply_log(mbp_world *w)
+{
+    mbp_pairset *ps = &w->pairs;
+    uint32_t hits = ps->hits;
+    for (uint32_t j = 0; j < w->log_count; j++) {
+        uint32_t key = w->log[j];
+        int32_t k = mbp__pairs_find(ps, key);
+        if (k < 0) {
+            continue; /* started and ended in this update: no event */
+        }
+        uint8_t f = ps->flag[k];
+        if ((f & MBP__CAND) == 0u) { /* overlapped (PREV: uncandidate() kept it), ended now */
+            push_event(w, key, false);
+            mbp__pairs_remove_at(ps, (uint32_t)k);
+            hits--;
+        } else {
+            if ((f & MBP__PREV) == 0u) {
+                push_event(w, key, true);
+                hits++;
+            } /* else: ended and started again in this update, no event */
+            ps->flag[k] = (uint8_t)(MBP__CAND | MBP__HIT | MBP__PREV);
+        }
+    }
+    return hits;
+}
+
 mbp_status mbp_update(mbp_world *w)
 {
     MBP__CHECK_WORLD(w);
@@ -667,6 +722,7 @@ mbp_status mbp_update(mbp_world *w)
     w->touched = 0u;
     w->dropped = 0u;
     w->stats.tests = 0u;
+    w->log_count = 0u;
     bool was_whole = w->stats.lost_pairs == 0u; /* the last update stored every pair */
     mbp_status st = mbp__backend_update(w);
     uint32_t lost = ps->lost;
@@ -679,10 +735,16 @@ mbp_status mbp_update(mbp_world *w)
      * nothing to walk (a static frame costs the backend's update only). */
     bool same = w->touched == 0u && w->dirty_count == 0u && w->dying_head == 0u && lost == 0u &&
                 was_whole;
-    if (!same && (w->dropped != 0u || w->dying_head != 0u)) {
+    /* The log settles the frame when it holds every change, the pairs need no exact test, no
+     * body was removed (their pairs end in the walk) and no pair was lost now or before. */
+    bool logged = !same && mbp__backend_exact(w) && w->special == 0u && w->dying_head == 0u &&
+                  w->log_count <= (uint32_t)MBP_PAIR_LOG && lost == 0u && was_whole;
+    if (!same && !logged && (w->dropped != 0u || w->dying_head != 0u)) {
         drop_gone(w);
     }
-    uint32_t hits = same ? ps->hits : test_pairs(w, w->full_frame != 0u, mbp__backend_exact(w));
+    uint32_t hits = same     ? ps->hits
+                    : logged ? apply_log(w)
+                             : test_pairs(w, w->full_frame != 0u, mbp__backend_exact(w));
     ps->hits = hits;
     if (!same) {
         ps->split = (uint8_t)(hits == ps->count ? 1u : 0u);

@@ -124,6 +124,11 @@ typedef struct mbp_world {
     uint8_t full_frame;   /* set by the backend: this frame reports every pair anew */
     uint8_t touched;      /* the backend started or ended a candidate in this update */
     uint8_t dropped;      /* the backend ended a candidate, or rebuilt, in this update */
+    uint8_t special;      /* a body has had a sphere, shape, fast or filter flag since mbp_init():
+                           * the pairs of moved bodies need their exact test again */
+    uint32_t log_count;   /* pairs whose candidate state changed in this update; past
+                           * MBP_PAIR_LOG: too many to log, the update walks the pair set */
+    uint32_t log[MBP_PAIR_LOG]; /* their keys (a pair may stand more than once) */
 
     mbp_backend_state be;
 } mbp_world;

@@ -214,3 +214,37 @@ TEST(a_static_box_is_checked_as_any_box)
     CHECK_EQ(h.slot1, 0);
     CHECK_EQ(mbp_body_count(&test_w), 0);
 }
+
+TEST(a_pair_whose_bodies_move_together_far_gives_no_event)
+{
+    /* Many still bodies, so that SAP sorts the two movers in one at a time: the first one's
+     * endpoints pass the second's (the pair ends), then the second's pass the first's again
+     * (it starts again): one update, no event. */
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        init(diff_backends[bi]);
+        uint32_t still = TEST_BODIES > 2u ? TEST_BODIES - 2u : 0u;
+        for (uint32_t i = 0; i < still; i++) {
+            mbp_body h;
+            mbp_aabb far = box2(100 + 2 * (int32_t)i, 100, 101 + 2 * (int32_t)i, 101);
+            CHECK_ST(mbp_add_box(&test_w, &far, i, &h), MBP_OK);
+        }
+        mbp_body ab[2];
+        mbp_aabb a0 = box2(0, 0, 2, 2), b0 = box2(1, 0, 3, 2);
+        CHECK_ST(mbp_add_box(&test_w, &a0, 90u, &ab[0]), MBP_OK);
+        CHECK_ST(mbp_add_box(&test_w, &b0, 91u, &ab[1]), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(pair_count(), 1);
+        for (int32_t step = 1; step <= 3; step++) {
+            mbp_aabb to[2] = {box2(10 * step, 0, 10 * step + 2, 2),
+                              box2(10 * step + 1, 0, 10 * step + 3, 2)};
+            CHECK_ST(mbp_move_boxes(&test_w, 2u, ab, to, NULL), MBP_OK);
+            CHECK_ST(mbp_update(&test_w), MBP_OK);
+            uint32_t nb, ne;
+            (void)mbp_begun(&test_w, &nb);
+            (void)mbp_ended(&test_w, &ne);
+            CHECK_EQ(nb, 0);
+            CHECK_EQ(ne, 0);
+            CHECK_EQ(pair_count(), 1);
+        }
+    }
+}

@@ -31,7 +31,7 @@ platform_table() {
     }
     END {
         split("brute sweep sap grid hash hgrid tree", order, " ")
-        nsc = split("sparse dense cluster teleport static calm mixed", scenes, " ")
+        nsc = split("sparse dense cluster teleport static calm mixed level smash", scenes, " ")
         nn = 0; for (n in ns) list[++nn] = n + 0
         for (i = 1; i <= nn; i++) for (j = i + 1; j <= nn; j++) if (list[j] < list[i]) { t = list[i]; list[i] = list[j]; list[j] = t }
         printf "| backend |"; for (s = 1; s <= nsc; s++) for (i = 1; i <= nn; i++) printf " %s %d |", scenes[s], list[i]
@@ -123,7 +123,7 @@ guide_table() {
     file == 2 && $2 == "cortex-m4" && $3 == "2d_float_" n { fl[$1] = $4; rb[$1] = $6; be[$1] = 1 }
     END {
         split("brute sweep sap grid hash hgrid tree", order, " ")
-        nsc = split("sparse dense cluster teleport static calm mixed", scenes, " ")
+        nsc = split("sparse dense cluster teleport static calm mixed level smash", scenes, " ")
         printf "| backend |"; for (s = 1; s <= nsc; s++) printf " %s |", scenes[s]
         printf " flash bytes | RAM bytes per body |\n|---|"
         for (s = 1; s <= nsc + 2; s++) printf "---:|"

@@ -27,6 +27,8 @@ struct bench_source {
     uint32_t warmup;  /* frames run before the measured ones (frame 0 adds the bodies) */
     uint32_t frames;  /* measured frames after the warm-up */
     uint32_t runs;    /* repeated runs (host: the median is reported; QEMU: 1, it repeats exactly) */
+    uint32_t statics; /* ids below this are static bodies (mbp_add_static_box): they never pair
+                       * with each other, so a method without static bodies skips those pairs */
     /* The region the bodies stay in and a good grid cell, for the grid-type backends' params. */
     mbp_scalar lo[MBP_DIM], hi[MBP_DIM];
     mbp_scalar cell;
@@ -45,6 +47,8 @@ typedef enum {
     SCENE_STATIC,   /* sparse layout, nothing moves after frame 0 */
     SCENE_CALM,     /* sparse layout, one body in 16 drifting, the others still (asleep) */
     SCENE_MIXED,    /* small fast bodies among a few large slow ones (edges 1/4..32 units) */
+    SCENE_LEVEL,    /* level geometry: 15 of 16 bodies static tiles (walls, floors), 1 in 16 moving */
+    SCENE_SMASH,    /* a heavy fast body ploughing through a packed grid of resting boxes */
     SCENE_COUNT
 } bench_scene;
 

@@ -30,7 +30,7 @@ static gbody g_b[MBP_MAX_BODIES];
 static bench_op g_ops[MBP_MAX_BODIES];
 
 static const char *const k_names[SCENE_COUNT] = {"sparse", "dense", "cluster", "teleport", "static",
-                                                    "calm", "mixed"};
+                                                    "calm", "mixed", "level", "smash"};
 
 static uint32_t rnd(gscene *g)
 {
@@ -155,10 +155,156 @@ static void mixed(gscene *g)
 }
 /* ---- end of mixed ---- */
 
+static void drift(const gscene *g, gbody *b);
+
+/* ---- level: static tiles and a few movers ----
+ * One body in 16 (at least one) moves; the others are unit tiles on the lattice cells of the
+ * floors (every 4th row, on the last axis) and walls (every 8th column, on the first), filled
+ * row by row: level geometry whose tiles touch their neighbours. Ids 0..statics-1 are the tiles,
+ * added static. The movers, half extents 1/4..1/2 unit, drift at up to 1/4 unit per frame
+ * through them (no physics). */
+static bool level_cell(const int32_t c[MBP_DIM])
+{
+    return c[MBP_DIM - 1] % 4 == 0 || c[0] % 8 == 0;
+}
+
+/* The lattice cell of index i in a cube of side cells, first axis fastest. */
+static void level_coords(uint32_t i, int32_t side, int32_t c[MBP_DIM])
+{
+    for (int k = 0; k < MBP_DIM; k++) {
+        c[k] = (int32_t)(i % (uint32_t)side);
+        i /= (uint32_t)side;
+    }
+}
+
+static uint32_t level(gscene *g)
+{
+    uint32_t movers = g->n / 16u > 0u ? g->n / 16u : 1u;
+    uint32_t tiles = g->n - movers;
+    int32_t side = 1; /* the smallest square (cube) of cells with room for the tiles */
+    for (;;) {
+        uint32_t cells = 0u, all = (uint32_t)(MBP_DIM == 3 ? side * side * side : side * side);
+        int32_t c[MBP_DIM];
+        for (uint32_t i = 0; i < all; i++) {
+            level_coords(i, side, c);
+            cells += level_cell(c) ? 1u : 0u;
+        }
+        if (cells >= tiles) {
+            break;
+        }
+        side++;
+    }
+    for (int k = 0; k < MBP_DIM; k++) {
+        g->ext[k] = side * Q;
+    }
+    uint32_t t = 0u;
+    for (uint32_t i = 0; t < tiles; i++) {
+        int32_t c[MBP_DIM];
+        level_coords(i, side, c);
+        if (!level_cell(c)) {
+            continue;
+        }
+        gbody *b = &g_b[t++];
+        for (int k = 0; k < MBP_DIM; k++) {
+            b->h[k] = Q / 2;
+            b->p[k] = c[k] * Q + Q / 2;
+            b->v[k] = 0;
+        }
+        b->asleep = 1u;
+    }
+    for (uint32_t i = tiles; i < g->n; i++) {
+        gbody *b = &g_b[i];
+        for (int k = 0; k < MBP_DIM; k++) {
+            b->h[k] = rnd_in(g, Q / 4, Q / 2);
+            b->p[k] = rnd_in(g, b->h[k], g->ext[k] - b->h[k]);
+            b->v[k] = rnd_in(g, -Q / 4, Q / 4);
+        }
+        b->asleep = 0u;
+    }
+    return tiles;
+}
+
+/* ---- smash: a heavy body through a packed grid ----
+ * Body 0 is heavy: half extent 3 units, moving 2 units a frame along the first axis (a little
+ * on the others), bouncing off the walls. The others rest in a packed grid of unit boxes that
+ * touch (every box pairs with its 8 (26) neighbours). A resting box the heavy body overlaps is
+ * knocked: it takes 3/4 of the heavy body's velocity plus a random sideways part, slows by 1/8
+ * each frame, and rests again below 1/16 unit per frame, where it stopped. As in a recorded
+ * smash (a heavy box through a packed grid), a crowd of bodies moves near the heavy one, some
+ * by more than their own size a frame, and most rest. */
+#define SMASH_HEAVY_H (3 * Q)
+#define SMASH_HEAVY_V (2 * Q)
+
+static void smash(gscene *g)
+{
+    uint32_t boxes = g->n - 1u, cols = 1u;
+    while ((MBP_DIM == 3 ? cols * cols * cols : cols * cols) < boxes) {
+        cols++;
+    }
+    const int32_t margin = 4 * SMASH_HEAVY_H;
+    for (int k = 0; k < MBP_DIM; k++) {
+        g->ext[k] = (int32_t)cols * Q + 2 * margin;
+    }
+    gbody *h = &g_b[0];
+    for (int k = 0; k < MBP_DIM; k++) {
+        h->h[k] = SMASH_HEAVY_H;
+        h->p[k] = k == 0 ? SMASH_HEAVY_H : g->ext[k] / 2;
+        h->v[k] = k == 0 ? SMASH_HEAVY_V : rnd_in(g, -Q / 8, Q / 8);
+    }
+    h->asleep = 0u;
+    for (uint32_t i = 1; i < g->n; i++) {
+        gbody *b = &g_b[i];
+        uint32_t r = i - 1u;
+        for (int k = 0; k < MBP_DIM; k++) {
+            b->h[k] = Q / 2;
+            b->p[k] = margin + (int32_t)(r % cols) * Q + Q / 2;
+            b->v[k] = 0;
+            r /= cols;
+        }
+        b->asleep = 1u;
+    }
+}
+
+static bool gbody_overlap(const gbody *a, const gbody *b)
+{
+    for (int k = 0; k < MBP_DIM; k++) {
+        int32_t d = a->p[k] - b->p[k];
+        if ((d < 0 ? -d : d) > a->h[k] + b->h[k]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* One frame of smash for body i (> 0): true when it moved. */
+static bool smash_step(gscene *g, gbody *b)
+{
+    const gbody *h = &g_b[0];
+    if (b->asleep) {
+        if (!gbody_overlap(h, b)) {
+            return false;
+        }
+        for (int k = 0; k < MBP_DIM; k++) {
+            b->v[k] = h->v[k] * 3 / 4 + rnd_in(g, -Q / 2, Q / 2);
+        }
+        b->asleep = 0u;
+    }
+    drift(g, b);
+    bool slow = true;
+    for (int k = 0; k < MBP_DIM; k++) {
+        b->v[k] -= b->v[k] / 8;
+        slow = slow && b->v[k] < Q / 16 && b->v[k] > -Q / 16;
+    }
+    b->asleep = slow ? 1u : 0u;
+    return true;
+}
+/* ---- end of level and smash ---- */
+
 static void reset(bench_source *s)
 {
     gscene *g = (gscene *)s->ctx;
     g->rng = g->seed;
+    s->statics = 0u;
     switch (g->sc) {
     case SCENE_DENSE:
         for (int k = 0; k < MBP_DIM; k++) {
@@ -171,6 +317,12 @@ static void reset(bench_source *s)
         break;
     case SCENE_MIXED:
         mixed(g);
+        break;
+    case SCENE_LEVEL:
+        s->statics = level(g);
+        break;
+    case SCENE_SMASH:
+        smash(g);
         break;
     default: /* sparse, teleport, static */
         for (int k = 0; k < MBP_DIM; k++) {
@@ -187,6 +339,7 @@ static void reset(bench_source *s)
     s->cell = to_scalar(g->sc == SCENE_DENSE     ? 8 * Q
                         : g->sc == SCENE_CLUSTER ? 3 * Q
                         : g->sc == SCENE_MIXED   ? Q /* the small bodies' */
+                        : g->sc == SCENE_LEVEL || g->sc == SCENE_SMASH ? 2 * Q
                                                  : 4 * Q);
 }
 
@@ -259,6 +412,12 @@ static const bench_op *frame(bench_source *s, uint32_t f, uint32_t *count)
             }
         } else if (g->sc == SCENE_CALM && i % 16u != 0u) {
             continue; /* asleep */
+        } else if (g->sc == SCENE_LEVEL && i < s->statics) {
+            continue; /* a tile */
+        } else if (g->sc == SCENE_SMASH && i > 0u) {
+            if (!smash_step(g, &g_b[i])) {
+                continue; /* resting */
+            }
         } else {
             drift(g, &g_b[i]);
         }

@@ -338,21 +338,6 @@ mbp_status mbp_move_boxes(mbp_world *w, uint32_t n, const mbp_body *bodies,
  * static; the class is fixed at the add: remove and add again to change it. */
 mbp_status mbp_add_static_box(mbp_world *w, const mbp_aabb *box, uint32_t user, mbp_body *out);
 
-/* Moves n bodies at once: bodies[j] gets boxes[j], in order, each as mbp_move_box() would, at
- * about a third of its cost for box bodies (one call, no backend dispatch per body). Stops at the
- * first entry that fails and returns its status: entries before it are moved, it and the ones
- * after are not; *done (may be NULL) receives the number moved (n on MBP_OK). The arrays are
- * read only during the call. */
-mbp_status mbp_move_boxes(mbp_world *w, uint32_t n, const mbp_body *bodies,
-                          const mbp_aabb *boxes, uint32_t *done);
-
-/* Adds a static box body: as mbp_add_box(), but it never pairs with another static body, so
- * level geometry (walls, tiles) costs no pairs among itself, and a static body that does not
- * move costs nothing per frame in the incremental backends (SAP, tree). It pairs with every
- * other body as usual. It may be moved (mbp_move_box(), at the cost of any move) and stays
- * static; the class is fixed at the add: remove and add again to change it. */
-mbp_status mbp_add_static_box(mbp_world *w, const mbp_aabb *box, uint32_t user, mbp_body *out);
-
 /* Sets a body's volume to this sphere (a box body becomes a sphere body). As mbp_move_box(). */
 mbp_status mbp_move_sphere(mbp_world *w, mbp_body h, const mbp_sphere *s);
 
@@ -407,16 +392,6 @@ uint32_t mbp_pair_count(const mbp_world *w);
 /* Sorts the pair set in place so that mbp_next_pair() walks it in ascending order. Time
  * O(p log p) for p stored pairs, no recursion, no extra RAM. */
 void mbp_sort_pairs(mbp_world *w);
-
-/* The overlapping pairs as a plain array: *count receives their number (as mbp_pair_count()).
- *     uint32_t n; const mbp_pair *p = mbp_pairs(&w, &n);
- *     for (uint32_t k = 0; k < n; k++) narrow_phase(p[k].a, p[k].b);
- * The order is the one mbp_next_pair() walks, or ascending after mbp_sort_pairs(). O(1) when
- * every stored pair overlaps (box bodies on most backends); when the backend keeps candidates
- * that do not (spheres, shapes, filters, the tree's fat boxes), the first call after an update
- * moves the overlapping ones to the front in O(stored pairs). The array lives in the world: valid
- * until the next call that changes the world (mbp_update(), mbp_sort_pairs()). */
-const mbp_pair *mbp_pairs(mbp_world *w, uint32_t *count);
 
 /* The overlapping pairs as a plain array: *count receives their number (as mbp_pair_count()).
  *     uint32_t n; const mbp_pair *p = mbp_pairs(&w, &n);

@@ -323,11 +323,11 @@ mbp_status mbp_add_sphere(mbp_world *w, const mbp_sphere *s, uint32_t user, mbp_
  * on an error the body keeps its old volume. Takes effect at the next mbp_update(). */
 mbp_status mbp_move_box(mbp_world *w, mbp_body h, const mbp_aabb *box);
 
-/* Moves n bodies at once: bodies[j] gets boxes[j], in order, each as mbp_move_box() would, at
- * about a third of its cost for box bodies (one call, no backend dispatch per body). Stops at the
- * first entry that fails and returns its status: entries before it are moved, it and the ones
- * after are not; *done (may be NULL) receives the number moved (n on MBP_OK). The arrays are
- * read only during the call. */
+/* Moves n bodies at once: bodies[j] gets boxes[j], in order, each as mbp_move_box() would, in
+ * one call (the world checked and the backend's kind read once; make bench's move_per_body
+ * column gives the cost per body). Stops at the first entry that fails and returns its status:
+ * entries before it are moved, it and the ones after are not; *done (may be NULL) receives the
+ * number moved (n on MBP_OK). The arrays are read only during the call. */
 mbp_status mbp_move_boxes(mbp_world *w, uint32_t n, const mbp_body *bodies,
                           const mbp_aabb *boxes, uint32_t *done);
 

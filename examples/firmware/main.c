@@ -304,7 +304,8 @@ static void run_queries(void)
 
     /* A ray along y = 1 from x 0 to 40 against category-1 bodies (not the ghost): the boxes it
      * enters, by entry fraction t then index: crate-a at t 0.25, crate-b at 0.5, then crate-c,
-     * the cart and the ball's box at 0.75. The ball's circle is yours to test. */
+     * the cart and the ball at 0.75 (rays test a sphere body's circle itself: the ray passes
+     * through its centre, so it enters at its box's t too). */
     static const uint8_t want_ray[5] = {CRATE_A, CRATE_B, CRATE_C, CART, BALL};
     static const uint8_t want_t100[5] = {25, 50, 75, 75, 75};
     const mbp_scalar p0[2] = {mbp_from_int(0), mbp_from_int(1)};

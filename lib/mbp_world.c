@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* mbp_world.c: bodies, handles, filters, the frame and its events, and the queries' entry points.
+/* mbp_world.c: bodies, handles, filters, moves (one and many), static bodies, and the frame and
+ * its events. Queries are in mbp_query.c.
  *
- * The frame: the backend reports candidate pairs into the pair set (see mbp_internal.h); then one
- * pass over the set applies the exact tests where needed, ends the pairs of removed bodies and of
- * lost candidates, and writes the begun and ended events, which are then sorted. Cost per frame:
- * the backend's, plus O(p) for p stored pairs, plus O(e log e) for e events.
+ * The frame: the backend reports candidate pairs into the pair set (see mbp_internal.h); then
+ * either one pass over the set applies the exact tests where needed, ends the pairs of removed
+ * bodies and of lost candidates and writes the begun and ended events, or, on SAP with exact
+ * values among plain boxes, apply_log() settles just the pairs the backend changed. The events
+ * are then sorted. Cost per frame: the backend's, plus O(p) for p stored pairs (the pass) or
+ * O(c) for c logged changes (the log), plus O(e log e) for e events, plus O(moved).
  */
 #include "mbp_internal.h"
 

@@ -24,21 +24,35 @@
  * Either way the invariant is the same: a pair is a candidate exactly when its bodies' endpoint
  * positions overlap on every axis; every swap of a min with a max changes that on one axis and
  * checks the others by position, so any sequence of adjacent swaps keeps it.
+ * Jumps: a moved body whose min would pass at least MBP_SAP_JUMP (32) endpoints of axis 0 (looked
+ * at only when the min moves farther than the body's extent: coherent motion pays a load and a
+ * compare) is not sorted but taken out and put back: its candidates end (mbp__uncandidate for
+ * each body its stored box overlaps, found like a query: the bodies whose min lies between its
+ * endpoints on axis 0, or within ext below its min with the max above it), its endpoints go to
+ * where binary search puts them on every axis, the endpoints between shifting by one place (two
+ * where both of its endpoints pass them) with their positions, no overlap test; then its new
+ * candidates begin, found the same way. The invariant holds before and after, so a jump may come
+ * between any two swaps. When few bodies moved, a jumper jumps in its turn; when many did, the
+ * jumpers (up to MBP_SAP_JUMPS) keep their old values during the sort passes and jump after them,
+ * when every axis is sorted; more than that are sorted like the others. New bodies jump too
+ * (their placeholders lie above every value). A jump costs O(log n + shifted + window); it counts
+ * as one swap per 8 endpoints shifted, plus one, against the budget.
  * Cost per update: O(m + s) for m moved bodies and s swaps in the first way, O(n + s) in the
  * second (chosen only when m >= n/16, so also O(m + s)); coherent motion makes s about the number
  * of endpoints passed, usually a few per moved body. Swaps that cross no pair on the other axes
  * cost about 10 instructions, with no call. Worst case: the swaps are counted, and once they
- * exceed sap_budget per body (default 32) the update stops and rebuilds: every endpoint re-read,
- * DIM heap sorts of 2n endpoints (no recursion) and one sweep of axis 0 reporting every pair that
- * overlaps on all axes (mbp__full_frame(w, true)): O(n log n + k0), k0 the pairs overlapping on
- * axis 0. So no update costs more than budget * n swaps plus one rebuild. An update also rebuilds
- * when it loses a candidate (pair set full; the rebuild counts the true pairs lost exactly) and
- * after a frame that lost one. When a budget is exceeded, the pairs set keeps the few candidates
- * reported before the switch until the frame ends.
- * Per operation: moving one body by d endpoint places costs O(d) swaps; a teleport moves each
- * endpoint over about a third of the array on average: O(n) memory moves (about 10 instructions
- * per endpoint passed on a Cortex-M4), plus O(1) per pair begun or ended. Getting O(log n) would
- * need a tree of endpoints and lose the flat arrays; this backend does not do it.
+ * exceed the budget the update stops and rebuilds: every endpoint re-read, DIM heap sorts of 2n
+ * endpoints (no recursion) and one sweep of axis 0 reporting every pair that overlaps on all axes
+ * (mbp__full_frame(w, true)): O(n log n + k0), k0 the pairs overlapping on axis 0. The budget is
+ * sap_budget swaps per body (default 32) up to 1024 bodies, times log2(bodies) / 10 above (the
+ * rebuild it guards against costs O(n log n); on a uniform 2D world the endpoints a body passes
+ * per unit of motion grow as sqrt(n)). So no update costs more than the budget plus one
+ * rebuild. An update also rebuilds when it loses a candidate (pair set full; the rebuild counts
+ * the true pairs lost exactly) and after a frame that lost one. When a budget is exceeded, the
+ * pairs set keeps the few candidates reported before the switch until the frame ends.
+ * Per operation: moving one body by d endpoint places costs O(d) swaps (d < MBP_SAP_JUMP unless
+ * it moved less than its extent); a jump, O(log n) plus the endpoints between its old and new
+ * places (a few instructions each, no call), plus O(1) per pair begun or ended.
  * Queries: a binary search on axis 0 for min >= query min - (largest extent), then a scan to the
  * query max, checking the other axes on stored values: O(log n + bodies in that window).
  *
@@ -82,6 +96,7 @@ typedef struct {
     mbp_sap_state *s;
     uint32_t swaps;
     uint32_t tests;
+    uint32_t jumps;
 } run;
 
 /* ---- values ---- */
@@ -244,31 +259,82 @@ static inline void set_endpoint(run *r, int k, uint32_t e, mbp_sap_val v)
     val[p] = v;
 }
 
-/* Batch mode: body i's new values written in place on every axis, not yet sorted. */
-static void write_values(mbp_sap_state *s, const mbp_aabb *b, uint32_t i)
+/* True when a body's min moves from old to lo farther than its extent (hi - lo): only then can
+ * it be a jump, so coherent motion pays a load and a compare for the test below. */
+HOT bool far(mbp_sap_val old, mbp_sap_val lo, mbp_sap_val hi)
+{
+#if MBP_SAP_QUANTIZED || MBP_SCALAR == MBP_FIXED
+    return old < lo ? hi - lo < lo - old : hi - lo < old - lo;
+#else
+    mbp_sap_val d = lo - old;
+    return hi - lo < (d < 0.0f ? -d : d);
+#endif
+}
+
+/* True when body i's min, at position p of axis 0, taking the value lo, would pass at least
+ * MBP_SAP_JUMP endpoints: every endpoint between it and the one MBP_SAP_JUMP places away lies
+ * beyond lo. */
+static bool jumps(const mbp_sap_state *s, uint32_t p, mbp_sap_val lo)
+{
+    const mbp_sap_val *val = s->val[0];
+    uint32_t down = p > MBP_SAP_JUMP ? p - MBP_SAP_JUMP : 0u;
+    uint32_t up = p + MBP_SAP_JUMP <= s->n ? p + MBP_SAP_JUMP : s->n + 1u;
+    return lo < val[down] || val[up] < lo;
+}
+
+/* Body i's endpoint values on every axis (quantized when so built); s->ext grows to cover it. */
+static void box_values(mbp_sap_state *s, const mbp_aabb *b, mbp_sap_val *lo, mbp_sap_val *hi)
+{
+    for (int k = 0; k < MBP_DIM; k++) {
+        lo[k] = LO(s, k, b->min[k]);
+        hi[k] = HI(s, k, b->max[k]);
+    }
+    if (hi[0] - lo[0] > s->ext) {
+        s->ext = (mbp_sap_val)(hi[0] - lo[0]);
+    }
+}
+
+/* Batch mode: body i's new values written in place on every axis, not yet sorted; unless hold
+ * and it jumps (then nothing is written and it returns false). */
+static inline bool write_values(mbp_sap_state *s, const mbp_aabb *b, uint32_t i, bool hold)
 {
     for (int k = 0; k < MBP_DIM; k++) {
         mbp_sap_val lo = LO(s, k, b->min[k]);
         mbp_sap_val hi = HI(s, k, b->max[k]);
-        if (k == 0 && hi - lo > s->ext) {
-            s->ext = (mbp_sap_val)(hi - lo);
+        uint32_t p = s->pos[k][2u * i];
+        if (k == 0) {
+            if (hold && far(s->val[0][p], lo, hi) && jumps(s, p, lo)) {
+                return false;
+            }
+            if (hi - lo > s->ext) {
+                s->ext = (mbp_sap_val)(hi - lo);
+            }
         }
-        s->val[k][s->pos[k][2u * i]] = lo;
+        s->val[k][p] = lo;
         s->val[k][s->pos[k][2u * i + 1u]] = hi;
     }
+    return true;
 }
 
-/* Body i's endpoints on axis k take the values of its box. The side that grows outwards goes
+/* Batch mode: every moved body's values written in place, except jumpers' (s->jump, up to
+ * MBP_SAP_JUMPS of them). Returns the jumpers held. */
+MBP__LOOP uint32_t write_all(const mbp_world *w, mbp_sap_state *s)
+{
+    uint32_t held = 0u;
+    for (uint32_t d = 0u; d < w->dirty_count; d++) {
+        uint16_t i = w->dirty[d];
+        if (mbp__active(w, i) && !write_values(s, &w->box[i], i, held < MBP_SAP_JUMPS)) {
+            s->jump[held++] = i;
+        }
+    }
+    return held;
+}
+
+/* Body i's endpoints on axis k take the values lo and hi. The side that grows outwards goes
  * first, so the min never passes its own max. */
-static void update_axis(run *r, int k, uint32_t i)
+static void update_axis(run *r, int k, uint32_t i, mbp_sap_val lo, mbp_sap_val hi)
 {
     mbp_sap_state *s = r->s;
-    const mbp_aabb *b = &r->w->box[i];
-    mbp_sap_val lo = LO(s, k, b->min[k]);
-    mbp_sap_val hi = HI(s, k, b->max[k]);
-    if (k == 0 && hi - lo > s->ext) {
-        s->ext = (mbp_sap_val)(hi - lo);
-    }
     if (hi > s->val[k][s->pos[k][2u * i + 1u]]) {
         set_endpoint(r, k, 2u * i + 1u, hi);
         set_endpoint(r, k, 2u * i, lo);
@@ -302,6 +368,146 @@ static bool sort_axis(run *r, int k, uint32_t budget)
         }
     }
     return true;
+}
+
+/* ---- jumps: a body taken out and put back elsewhere ---- */
+
+/* The lowest min a body reaching up to v on axis 0 can have (s->ext bounds every extent there);
+ * above the lower sentinel. */
+static mbp_sap_val reach_down(const mbp_sap_state *s, mbp_sap_val v)
+{
+#if MBP_SAP_QUANTIZED
+    return (mbp_sap_val)(v > s->ext ? v - s->ext : 1);
+#else
+    return mbp_add_sat(v, -s->ext);
+#endif
+}
+
+/* The first position in [1, n + 1] of axis k whose value is at least v (above v when after). */
+static uint32_t find(const mbp_sap_state *s, int k, mbp_sap_val v, bool after)
+{
+    const mbp_sap_val *val = s->val[k];
+    uint32_t a = 1u, b = s->n + 1u;
+    while (a < b) {
+        uint32_t mid = a + (b - a) / 2u;
+        if (val[mid] < v || (after && !(v < val[mid]))) {
+            a = mid + 1u;
+        } else {
+            b = mid;
+        }
+    }
+    return a;
+}
+
+/* The len endpoints at positions from.. move, in order, to to.. (their positions follow). */
+static void slide(mbp_sap_state *s, int k, uint32_t from, uint32_t to, uint32_t len)
+{
+    mbp_sap_val *val = s->val[k];
+    mbp_sap_idx *id = s->id[k];
+    mbp_sap_idx *pos = s->pos[k];
+    if (to < from) {
+        for (uint32_t j = 0u; j < len; j++) {
+            mbp_sap_idx e = id[from + j];
+            val[to + j] = val[from + j];
+            id[to + j] = e;
+            pos[e] = (mbp_sap_idx)(to + j);
+        }
+    } else {
+        for (uint32_t j = len; j-- > 0u;) {
+            mbp_sap_idx e = id[from + j];
+            val[to + j] = val[from + j];
+            id[to + j] = e;
+            pos[e] = (mbp_sap_idx)(to + j);
+        }
+    }
+}
+
+/* Body i's endpoints on axis k, at a < b, go to where lo and hi belong: c < d, found by binary
+ * search among the others. The endpoints between shift by one place, or by two where both of
+ * i's pass them, in one pass. Returns the endpoints shifted. */
+static uint32_t jump_axis(mbp_sap_state *s, int k, uint32_t i, mbp_sap_val lo, mbp_sap_val hi)
+{
+    uint32_t a = s->pos[k][2u * i], b = s->pos[k][2u * i + 1u];
+    uint32_t tl = find(s, k, lo, false), th = find(s, k, hi, true);
+    /* Ranks among the other endpoints: i's own old ones do not count. */
+    uint32_t c = tl - (a < tl ? 1u : 0u) - (b < tl ? 1u : 0u);
+    uint32_t d = th - (a < th ? 1u : 0u) - (b < th ? 1u : 0u) + 1u;
+    uint32_t moved;
+    if (c >= a && d >= b && c >= b) { /* up, the min past the old max */
+        slide(s, k, a + 1u, a, b - a - 1u);
+        slide(s, k, b + 1u, b - 1u, c + 1u - b);
+        slide(s, k, c + 2u, c + 1u, d - c - 1u);
+        moved = d - a - 1u;
+    } else if (c <= a && d <= b && d <= a) { /* down, the max past the old min */
+        slide(s, k, a + 1u, a + 2u, b - a - 1u);
+        slide(s, k, d - 1u, d + 1u, a + 1u - d);
+        slide(s, k, c, c + 1u, d - c - 1u);
+        moved = b - c - 1u;
+    } else { /* each end on its own: the endpoints between them stay */
+        if (c > a) {
+            slide(s, k, a + 1u, a, c - a);
+        } else {
+            slide(s, k, c, c + 1u, a - c);
+        }
+        if (d > b) {
+            slide(s, k, b + 1u, b, d - b);
+        } else {
+            slide(s, k, d, d + 1u, b - d);
+        }
+        moved = (c > a ? c - a : a - c) + (d > b ? d - b : b - d);
+    }
+    s->val[k][c] = lo;
+    s->id[k][c] = (mbp_sap_idx)(2u * i);
+    s->pos[k][2u * i] = (mbp_sap_idx)c;
+    s->val[k][d] = hi;
+    s->id[k][d] = (mbp_sap_idx)(2u * i + 1u);
+    s->pos[k][2u * i + 1u] = (mbp_sap_idx)d;
+    return moved;
+}
+
+/* Every body whose endpoint positions overlap body i's on every axis: their pairs begin (or end).
+ * On axis 0 these are the bodies whose min lies between i's endpoints, and those whose min lies
+ * below i's min, within s->ext of it, and whose max lies above it. Axis 0 must be sorted. */
+static void jump_pairs(run *r, uint32_t i, bool begin)
+{
+    const mbp_sap_state *s = r->s;
+    const mbp_sap_val *val = s->val[0];
+    const mbp_sap_idx *id = s->id[0];
+    const mbp_sap_idx *pos = s->pos[0];
+    uint32_t a = pos[2u * i], b = pos[2u * i + 1u];
+    mbp_sap_val from = reach_down(s, val[a]);
+    uint32_t q = a;
+    while (!(val[q - 1u] < from)) { /* the lower sentinel stops it */
+        q--;
+    }
+    for (; q < b; q++) {
+        mbp_sap_idx f = id[q];
+        if ((f & 1u) != 0u || pos[f + 1u] <= a || q == a) {
+            continue;
+        }
+        r->tests++;
+        if (other_axes(s, 0, i, f >> 1)) {
+            if (begin) {
+                mbp__candidate(r->w, (uint16_t)i, (uint16_t)(f >> 1));
+            } else {
+                mbp__uncandidate(r->w, (uint16_t)i, (uint16_t)(f >> 1));
+            }
+        }
+    }
+}
+
+/* Body i jumps to the values lo and hi: its pairs end, its endpoints move by block moves on
+ * every axis, its new pairs begin. The work counts as one swap per 8 endpoints shifted. */
+static void jump(run *r, uint32_t i, const mbp_sap_val *lo, const mbp_sap_val *hi)
+{
+    uint32_t moved = 0u;
+    jump_pairs(r, i, false);
+    for (int k = 0; k < MBP_DIM; k++) {
+        moved += jump_axis(r->s, k, i, lo[k], hi[k]);
+    }
+    jump_pairs(r, i, true);
+    r->swaps += moved / 8u + 1u;
+    r->jumps++;
 }
 
 /* Drops the endpoints of removed bodies; the others keep their order. */
@@ -469,6 +675,7 @@ mbp_status mbp__sap_init(mbp_world *w)
     s->removed = 0u;
     s->ext = 0;
     s->swaps_last = 0u;
+    s->jumps_last = 0u;
     s->rebuilds = 0u;
     s->batch_last = 0u;
     s->incomplete = 0u;
@@ -510,7 +717,8 @@ void mbp__sap_remove(mbp_world *w, uint16_t i)
 mbp_status mbp__sap_update(mbp_world *w)
 {
     mbp_sap_state *s = &w->be.sap;
-    run r = {w, s, 0u, 0u};
+    run r = {w, s, 0u, 0u, 0u};
+    mbp_sap_val lo[MBP_DIM], hi[MBP_DIM];
     if (s->removed != 0u) {
         compact(w, s);
     }
@@ -519,29 +727,43 @@ mbp_status mbp__sap_update(mbp_world *w)
     bool full = s->incomplete != 0u;
     s->batch_last = 0u;
     if (!full) {
-        /* At most 65535 * 65535 < 2^32. */
-        uint32_t budget = (uint32_t)w->params.sap_budget * (s->n / 2u + 1u);
+        /* sap_budget swaps a body, times log2(bodies) / 10 from 1024 bodies on: a rebuild costs
+         * O(n log n). At most 65535 * 65536 * 16 / 10, kept below 2^32. */
+        uint32_t lg = 9u, m = s->n >> 11; /* lg: 10 up to 1024 bodies, then log2(bodies) */
+        do {
+            lg++;
+            m >>= 1;
+        } while (m != 0u);
+        uint64_t b64 = (uint64_t)w->params.sap_budget * (s->n / 2u + 1u) * lg / 10u;
+        uint32_t budget = b64 < UINT32_MAX ? (uint32_t)b64 : UINT32_MAX;
         if (16u * (uint32_t)w->dirty_count >= s->n) { /* s->n: 2 endpoints a body */
-            /* Many moved: write every new value, then one pass per axis (O(n + swaps)). */
+            /* Many moved: write every new value, then one pass per axis (O(n + swaps)); the
+             * jumpers wait, at their old values, and jump once the axes are sorted. */
+            uint32_t held = write_all(w, s);
             s->batch_last = 1u;
-            for (uint32_t d = 0u; d < w->dirty_count; d++) {
-                uint16_t i = w->dirty[d];
-                if (mbp__active(w, i)) {
-                    write_values(s, &w->box[i], i);
-                }
-            }
             for (int k = 0; k < MBP_DIM && !full; k++) {
                 full = !sort_axis(&r, k, budget) || w->pairs.lost != 0u;
             }
+            for (uint32_t j = 0u; j < held && !full; j++) {
+                box_values(s, &w->box[s->jump[j]], lo, hi);
+                jump(&r, s->jump[j], lo, hi);
+                full = r.swaps > budget || w->pairs.lost != 0u;
+            }
         } else {
-            /* Few moved: each into place on its own (O(moved + swaps)). */
+            /* Few moved: each into place on its own (O(moved + swaps)), or by a jump. */
             for (uint32_t d = 0u; d < w->dirty_count && !full; d++) {
                 uint16_t i = w->dirty[d];
                 if (!mbp__active(w, i)) {
                     continue;
                 }
-                for (int k = 0; k < MBP_DIM; k++) {
-                    update_axis(&r, k, i);
+                box_values(s, &w->box[i], lo, hi);
+                uint32_t p = s->pos[0][2u * i];
+                if (far(s->val[0][p], lo[0], hi[0]) && jumps(s, p, lo[0])) {
+                    jump(&r, i, lo, hi);
+                } else {
+                    for (int k = 0; k < MBP_DIM; k++) {
+                        update_axis(&r, k, i, lo[k], hi[k]);
+                    }
                 }
                 full = r.swaps > budget || w->pairs.lost != 0u;
             }
@@ -552,6 +774,7 @@ mbp_status mbp__sap_update(mbp_world *w)
         s->rebuilds++;
     }
     s->swaps_last = r.swaps;
+    s->jumps_last = r.jumps;
     w->stats.tests = r.tests;
     return MBP_OK;
 }
@@ -564,22 +787,9 @@ void mbp__sap_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, v
         lo[k] = LO(s, k, box->min[k]);
         hi[k] = HI(s, k, box->max[k]);
     }
-#if MBP_SAP_QUANTIZED
-    mbp_sap_val from = (mbp_sap_val)(lo[0] > s->ext ? lo[0] - s->ext : 0);
-#else
-    mbp_sap_val from = mbp_add_sat(lo[0], -s->ext);
-#endif
     const mbp_sap_val *val = s->val[0];
     const mbp_sap_idx *id = s->id[0];
-    uint32_t a = 1u, b = s->n + 1u; /* first position in [1, n + 1) with value >= from */
-    while (a < b) {
-        uint32_t mid = a + (b - a) / 2u;
-        if (val[mid] < from) {
-            a = mid + 1u;
-        } else {
-            b = mid;
-        }
-    }
+    uint32_t a = find(s, 0, reach_down(s, lo[0]), false);
     for (uint32_t p = a; p <= s->n && !(hi[0] < val[p]); p++) {
         mbp_sap_idx e = id[p];
         if (e & 1u) {

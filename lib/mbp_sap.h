@@ -24,6 +24,13 @@ typedef uint32_t mbp_sap_idx;
 
 #define MBP_SAP_SLOTS (2 * MBP_MAX_BODIES + 2)
 
+/* A moved body whose min would pass at least this many endpoints of its axis 0 is taken out and
+ * put back by binary search and block moves (a jump) instead of being sorted into place. */
+#define MBP_SAP_JUMP 32u
+/* Jumps an update that moves many bodies can hold back until its sort is done; more jumpers
+ * than this in one update are sorted into place like the others. */
+#define MBP_SAP_JUMPS (MBP_MAX_BODIES / 16 + 4)
+
 typedef struct mbp_sap_state {
     mbp_sap_val val[MBP_DIM][MBP_SAP_SLOTS];     /* per axis: sentinel, endpoints sorted, sentinel */
     mbp_sap_idx id[MBP_DIM][MBP_SAP_SLOTS];      /* the endpoint at each position */
@@ -33,8 +40,10 @@ typedef struct mbp_sap_state {
     mbp_sap_val ext;     /* at least every stored body's extent on axis 0 (bounds queries) */
     uint32_t swaps_last; /* endpoint swaps of the last update (the incremental work) */
     uint32_t rebuilds;   /* updates that rebuilt from scratch: budget exceeded or pairs lost */
+    uint32_t jumps_last; /* bodies the last update moved by block moves (jumps) */
     uint8_t batch_last;  /* the last update sorted in one pass per axis (many bodies moved) */
     uint8_t incomplete;  /* the last update lost candidates (pair set full): the next rebuilds */
+    uint16_t jump[MBP_SAP_JUMPS]; /* the jumpers held back during a sort pass */
 #if MBP_SAP_QUANTIZED
     mbp_scalar wmin[MBP_DIM]; /* sap_world.min */
 #if MBP_SCALAR == MBP_FIXED

@@ -191,14 +191,16 @@ TEST(sap_rebuilds_exactly_when_moved_bodies_exceed_their_swap_budget_one_at_a_ti
     }
     CHECK_ST(cs_update(), MBP_OK);
     uint32_t rebuilds = test_w.be.sap.rebuilds;
-    /* Bodies 0 and 1 jump over every other one, onto the last: the first already spends more
-     * than the budget, so the update stops sorting and rebuilds. */
-    mbp_aabb b = cs_row((int32_t)n - 1);
+    /* Bodies 0 and 1 move over 14 others (fewer than MBP_SAP_JUMP endpoints: sorted, no jump),
+     * onto body 15 (or the last): the first already spends more than the budget, so the update
+     * stops sorting and rebuilds. */
+    mbp_aabb b = cs_row(n - 1u < 15u ? (int32_t)n - 1 : 15);
     twin_move(0u, &b);
     twin_move(1u, &b);
     CHECK_ST(cs_update(), MBP_OK);
-    CHECK_EQ(mbp_get_stats(&test_w)->begun, 3); /* 0-1, 0-last, 1-last */
+    CHECK_EQ(mbp_get_stats(&test_w)->begun, 3); /* 0-1, 0-15, 1-15 */
     CHECK(test_w.be.sap.rebuilds > rebuilds);
+    CHECK_EQ(test_w.be.sap.jumps_last, 0);
     /* And back, one of them. */
     b = cs_row(0);
     twin_move(0u, &b);

@@ -209,6 +209,146 @@ TEST(sap_teleporting_many_bodies_takes_the_rebuild_path)
     CHECK_EQ(test_w.be.sap.rebuilds, rebuilds);
 }
 
+/* ---- jumps: bodies taken out and put back by binary search and block moves ---- */
+
+/* frames frames: in each, jumpers random bodies jump to random points of a lattice of step
+ * quarter units (span of them on every axis), then, when all, every body also shifts by a
+ * quarter unit on the last axis (so that the update sorts all of them in one pass). Every frame
+ * is checked against brute force. Returns the jumps counted. */
+static uint32_t jump_frames(uint32_t frames, uint32_t jumpers, int32_t step, uint32_t span,
+                            bool all, uint32_t *rng)
+{
+    uint32_t jumps = 0u;
+    for (uint32_t f = 0; f < frames && !mbp_test_failed(); f++) {
+        for (uint32_t j = 0; j < jumpers; j++) {
+            uint32_t i = test_below(rng, g_n);
+            for (int k = 0; k < MBP_DIM; k++) {
+                g_x[i][k] = (int32_t)test_below(rng, span) * step;
+            }
+            lat_move(i);
+        }
+        for (uint32_t i = 0; all && i < g_n; i++) {
+            g_x[i][MBP_DIM - 1] += f % 2u == 0u ? 1 : -1;
+            lat_move(i);
+        }
+        CHECK_ST(lat_update(), MBP_OK);
+        CHECK(twin_same(true));
+        CHECK_EQ(test_w.be.sap.batch_last, all ? 1 : 0);
+        jumps += test_w.be.sap.jumps_last;
+    }
+    return jumps;
+}
+
+/* A few bodies at a time (each sorted or jumped on its own) and many at once (one sort pass,
+ * the jumpers held back until it is done): exact, and no rebuild. */
+TEST(sap_bodies_jumping_across_the_world_pair_exactly_without_a_rebuild)
+{
+    uint32_t n = TEST_BODIES, rng = 31u;
+    lat_init(65535u, n, 16, 12, false);
+    CHECK_ST(lat_update(), MBP_OK);
+    uint32_t rebuilds = test_w.be.sap.rebuilds;
+    uint32_t side = 1u;
+    while (side * side < n) {
+        side++;
+    }
+    CHECK(jump_frames(TEST_FRAMES / 4u, n / 32u + 1u, 16, side, false, &rng) > 0u);
+    CHECK(jump_frames(TEST_FRAMES / 4u, n / 8u + 1u, 16, side, true, &rng) > 0u);
+    CHECK_EQ(test_w.be.sap.rebuilds, rebuilds);
+}
+
+/* Jumps onto lattice points of touching boxes: boxes equal to others, boxes touching others on
+ * one axis or on all, so endpoints tie with mins and maxes of other bodies. */
+TEST(sap_jumps_onto_equal_and_touching_boxes_pair_exactly)
+{
+    uint32_t n = TEST_BODIES, rng = 32u;
+    lat_init(65535u, n, 8, 8, false);
+    CHECK_ST(lat_update(), MBP_OK);
+    CHECK(mbp_pair_count(&test_w) > 0u);
+    CHECK(jump_frames(TEST_FRAMES / 4u, n / 32u + 1u, 8, 24u, false, &rng) > 0u);
+    CHECK(jump_frames(TEST_FRAMES / 4u, n / 8u + 1u, 4, 48u, true, &rng) > 0u);
+}
+
+/* Zero-size boxes (points) on a lattice: a min and a max of the same value, and many bodies on
+ * the same point. */
+TEST(sap_zero_size_boxes_jump_onto_shared_points_exactly)
+{
+    uint32_t n = TEST_BODIES, rng = 33u;
+    lat_init(65535u, n, 4, 0, false);
+    CHECK_ST(lat_update(), MBP_OK);
+    CHECK(jump_frames(TEST_FRAMES / 4u, n / 32u + 1u, 4, 12u, false, &rng) > 0u);
+    CHECK(jump_frames(TEST_FRAMES / 4u, n / 8u + 1u, 4, 12u, true, &rng) > 0u);
+    CHECK(mbp_pair_count(&test_w) > 0u);
+}
+
+/* Every body jumping in one update: more jumpers than an update holds back (MBP_SAP_JUMPS); the
+ * rest are sorted into place. Exact with a budget that allows it, and no rebuild. */
+TEST(sap_more_jumpers_than_an_update_holds_pair_exactly)
+{
+    uint32_t n = TEST_BODIES, rng = 34u;
+    lat_init(65535u, n, 16, 12, true);
+    CHECK_ST(lat_update(), MBP_OK);
+    uint32_t rebuilds = test_w.be.sap.rebuilds;
+    for (uint32_t f = 0; f < 4u; f++) {
+        for (uint32_t i = 0; i < n; i++) {
+            for (int k = 0; k < MBP_DIM; k++) {
+                g_x[i][k] = (int32_t)test_below(&rng, 16u * n);
+            }
+            lat_move(i);
+        }
+        CHECK_ST(lat_update(), MBP_OK);
+        CHECK(twin_same(true));
+        CHECK(test_w.be.sap.jumps_last <= MBP_SAP_JUMPS);
+        CHECK(test_w.be.sap.jumps_last > 0u);
+    }
+    CHECK_EQ(test_w.be.sap.rebuilds, rebuilds);
+}
+
+/* The jumps count against the swap budget: with one swap a body, a frame of many jumpers runs
+ * out of it during the jumps (after the sort passes) and rebuilds, still exact. */
+TEST(sap_jumps_that_exceed_the_swap_budget_end_in_a_rebuild)
+{
+    uint32_t n = TEST_BODIES, rng = 35u;
+    lat_init(1u, n, 16, 12, true);
+    CHECK_ST(lat_update(), MBP_OK);
+    uint32_t rebuilds = test_w.be.sap.rebuilds;
+    jump_frames(4u, n / 4u + 1u, 16, n, true, &rng);
+    CHECK(test_w.be.sap.rebuilds > rebuilds);
+}
+
+/* The switch point: body 0 of a row (one body every 16 quarter units on axis 0, in order) moves
+ * onto body m + 1. Its min lies beyond the next 2m + 1 endpoints of axis 0 (its own max, bodies
+ * 1 to m): sorted into place below MBP_SAP_JUMP, a jump from there on; the same pairs either
+ * way, alone or while every body moves. */
+TEST(sap_a_body_jumps_once_its_min_would_pass_sap_jump_endpoints)
+{
+    const uint32_t half = MBP_SAP_JUMP / 2u;
+    uint32_t n = TEST_BODIES;
+    if (n < half + 4u) {
+        return; /* too few bodies to pass that many endpoints */
+    }
+    for (uint32_t all = 0; all < 2u; all++) {
+        for (uint32_t m = half - 1u; m <= half; m++) {
+            lat_init(65535u, n, 16, 4, true);
+            CHECK_ST(lat_update(), MBP_OK);
+            uint32_t rebuilds = test_w.be.sap.rebuilds;
+            for (int k = 0; k < MBP_DIM; k++) {
+                g_x[0][k] = g_x[m + 1u][k] - 3; /* overlapping body m + 1 */
+            }
+            lat_move(0);
+            for (uint32_t i = 1; all && i < n; i++) {
+                g_x[i][MBP_DIM - 1] += 1;
+                lat_move(i);
+            }
+            CHECK_ST(lat_update(), MBP_OK);
+            CHECK(twin_same(true));
+            CHECK_EQ(test_w.be.sap.batch_last, all);
+            CHECK_EQ(test_w.be.sap.jumps_last, m >= half ? 1 : 0);
+            CHECK_EQ(mbp_pair_count(&test_w), 1);
+            CHECK_EQ(test_w.be.sap.rebuilds, rebuilds);
+        }
+    }
+}
+
 /* ---- pair set overflow ---- */
 
 /* All bodies on one spot: n(n-1)/2 pairs, more than the set holds. Every such frame says so;

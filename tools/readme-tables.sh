@@ -8,16 +8,25 @@
 # README.md: everything between "<!-- figures:begin -->" and "<!-- figures:end -->".
 # docs/guide.md: everything between "<!-- choose:begin -->" and "<!-- choose:end -->" (one table
 # for choosing a backend: Cortex-M4 at GUIDE_N bodies, default 256).
+# README.md's "mbp and its peers": everything between "<!-- peers:begin -->" and
+# "<!-- peers:end -->", and its plot docs/peers.svg, from build/peers.csv (make bench-peers;
+# tools/bench/peers/readme.sh), when it exists; `readme-tables.sh peers` does only that, without
+# build/bench.csv and build/size.csv.
 # With file arguments, only those files. Nothing in those tables is typed by hand.
 set -eu
 bench=build/bench.csv
 size=build/size.csv
+peers=build/peers.csv
 guide_n=${GUIDE_N:-256}
 # The worked example: the default backend's frame on the Cortex-M4 at worked_n bodies (a size
 # make bench measures there), in the worked_scene scene, turned into time at worked_mhz.
 worked_n=${WORKED_N:-256}
 worked_mhz=${WORKED_MHZ:-64}
 worked_scene=${WORKED_SCENE:-sparse}
+case " ${*:-README.md} " in
+    *" README.md "*|" peers ") [ ! -f "$peers" ] || tools/bench/peers/readme.sh "$peers" README.md docs/peers.svg ;;
+esac
+[ "$*" != peers ] || exit 0
 [ -f "$bench" ] && [ -f "$size" ] || { echo "readme-tables: run make bench and make size first" >&2; exit 1; }
 files=${*:-README.md docs/guide.md}
 

@@ -62,7 +62,7 @@ for d in "$out"/job-*; do
     name=${d##*/job-}
     grep -q . "$d/status" 2>/dev/null || { echo "bench-peers: $name did not finish" >&2; fail=1; continue; }
     st=$(cat "$d/status")
-    grep '^#' "$d/check.txt" || true
+    grep '^#' "$d/check.txt" 2>/dev/null || true
     [ "$st" = 0 ] || { echo "bench-peers: $name: status $st (an mbp backend differs from brute force, or a run failed: $d)" >&2; fail=1; }
 done
 
@@ -77,7 +77,9 @@ done > "$out/instr.txt"
 
 {
     echo "method,family,scene,n,instr_per_body_frame,ns_per_frame,pairs_per_frame,bytes_per_body,missed,added,dup,frames_checked,ok"
-    cat "$out"/job-*/check.txt | grep '^CSV,' | sed 's/^CSV,//' |
+    # The generated scenes' rows first (jobs n<n>), then the recorded scenes'.
+    cat "$out"/job-n[0-9]*/check.txt $(ls "$out"/job-*/check.txt 2>/dev/null | grep -v '/job-n[0-9]') 2>/dev/null |
+    grep '^CSV,' | sed 's/^CSV,//' |
     awk -F, -v instr="$out/instr.txt" '
     BEGIN { while ((getline line < instr) > 0) { split(line, a, ","); ir[a[1] "," a[2] "," a[3]] = a[5] / a[4] / a[3] } }
     { key = $1 "," $3 "," $4

@@ -2,13 +2,15 @@
 /* mbp_tree.h: the state of the dynamic AABB tree backend (mbp_tree.c). Plain data, in the world.
  *
  * RAM: (2 * MBP_MAX_BODIES - 1) nodes of one box plus 8 bytes, plus 2 + 4 * MBP_DIM bytes per
- * body: about 58 bytes per body in 2D, 78 in 3D (4-byte scalars), and a few dozen bytes.
+ * body: about 58 bytes per body in 2D, 78 in 3D (4-byte scalars), and about 100 bytes.
  */
 #ifndef MBP_TREE_H
 #define MBP_TREE_H
 
 #define MBP_TREE_NODES (2 * MBP_MAX_BODIES - 1)
 #define MBP_TREE_NULL 0xFFFFu /* no node */
+#define MBP_TREE_DUE 32u     /* frames ahead that exits are counted for (> 16 + 1) */
+#define MBP_TREE_SWEEPS 4u   /* sweep lengths a fresh fat box picks from */
 #define MBP_TREE_LEVELS 3u  /* fat boxes shrink at most 3 times (to 1/8) when pairs crowd */
 
 typedef struct mbp_tree_node {
@@ -30,8 +32,12 @@ typedef struct mbp_tree_state {
     uint16_t frac;
     uint8_t sweep;
     uint8_t level;      /* 0..MBP_TREE_LEVELS: raised while fat candidates crowd the pair set */
-    uint8_t tick;       /* updates, mod 256: spreads the size checks of swept leaves */
+    uint8_t hold;       /* updates before the level may fall again */
+    uint8_t tick;       /* updates, mod 256: spreads the size checks of swept leaves; due[]'s now */
     uint16_t root;
+    uint16_t due[MBP_TREE_DUE];      /* [frame mod MBP_TREE_DUE]: fat boxes expected to be left
+                                      * then (spreads re-insertions, mbp_tree.c) */
+    uint8_t slot[MBP_TREE_SWEEPS];   /* due[] index of each sweep length's exit frame */
     uint16_t free_head;
     uint16_t stack_cap; /* walks use min(stack_cap, MBP_TREE_STACK) entries; tests lower it */
     /* Counters, for tests and benchmarks. */

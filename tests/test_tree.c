@@ -496,6 +496,48 @@ TEST(tree_a_steady_mover_is_reinserted_about_once_per_sweep_frames)
     CHECK(kept >= frames - frames / 8u - 2u);
 }
 
+/* Bodies of 1 unit on a grid spacing_quarters apart, shifted dx quarters on x, in the first
+ * `count` slots: added, or moved there. */
+static void grid_bodies(uint32_t count, int32_t spacing_quarters, int32_t dx, bool add)
+{
+    int32_t side = grid_side(count);
+    for (uint32_t i = 0; i < count; i++) {
+        int32_t x = (int32_t)i % side * spacing_quarters + dx;
+        int32_t y = (int32_t)i / side * spacing_quarters;
+        mbp_aabb b = tbox(x, y, x + 4, y + 4);
+        if (add) {
+            twins_add(i, &b);
+        } else {
+            twins_move(i, &b);
+        }
+    }
+}
+
+TEST(tree_spreads_the_reinsertions_of_bodies_that_move_alike)
+{
+    /* Bodies added together and moving alike (1/4 unit a frame, sweep 8, none overlapping) would
+     * all leave their fat boxes in the same frame, once in about 9. The fresh boxes' sweeps are
+     * picked to spread those exits: after a few waves no frame re-inserts half of them, and the
+     * re-insertions stay about one per body in 9 frames (no more than one in 7). */
+    mbp_params p = tree_params(8u);
+    twins_init(&p);
+    uint32_t n = TEST_BODIES;
+    grid_bodies(n, 16, 0, true);
+    twins_update(MBP_OK);
+    uint32_t most = 0u, inserts = 0u;
+    for (int32_t f = 1; f <= 72 && !mbp_test_failed(); f++) {
+        grid_bodies(n, 16, f, false);
+        twins_update(MBP_OK);
+        if (f > 36) {
+            most = test_w.be.tree.inserts > most ? test_w.be.tree.inserts : most;
+            inserts += test_w.be.tree.inserts;
+        }
+    }
+    CHECK(most > 0u);
+    CHECK(most < n / 4u);
+    CHECK(inserts <= 36u * n / 7u);
+}
+
 /* Body 0 stays at *b (moved there again each frame, so dirty) for 4 frames; returns how many
  * of them re-inserted it. */
 static uint32_t stay_until_reinserted(const mbp_aabb *b)
@@ -574,19 +616,18 @@ TEST(tree_reinserted_leaves_keep_their_place_when_an_ancestor_holds_the_new_box)
 
 /* ---- crowded pair sets ---- */
 
-/* Bodies of 1 unit on a grid 2 units apart (no two overlap), in the first `count` slots. */
-static void grid_bodies(uint32_t count, int32_t spacing_quarters, bool add)
+/* Every body (the set holds MBP_MAX_PAIRS / n pairs a body) on a grid 2 units apart, with
+ * margins of 3/2 units and the given sweep; the first update done. Returns the body count. */
+static uint32_t crowd_start(uint8_t sweep)
 {
-    int32_t side = grid_side(count);
-    for (uint32_t i = 0; i < count; i++) {
-        int32_t x = (int32_t)i % side * spacing_quarters, y = (int32_t)i / side * spacing_quarters;
-        mbp_aabb b = tbox(x, y, x + 4, y + 4);
-        if (add) {
-            twins_add(i, &b);
-        } else {
-            twins_move(i, &b);
-        }
-    }
+    mbp_params p = tree_params(sweep);
+    p.tree_margin = mbp_from_ratio(3, 2);
+    p.tree_margin_frac = 0u;
+    twins_init(&p);
+    uint32_t n = MBP_MAX_BODIES;
+    grid_bodies(n, 8, 0, true);
+    twins_update(MBP_OK);
+    return n;
 }
 
 TEST(tree_shrinks_fat_boxes_while_their_candidates_crowd_the_pair_set)
@@ -596,23 +637,10 @@ TEST(tree_shrinks_fat_boxes_while_their_candidates_crowd_the_pair_set)
      * overlaps. The
      * tree halves its margins until they fit, stays or gets back to incremental, and gives
      * exactly brute force's pairs all along; spread out, the margins grow back. */
-    mbp_params p;
-    mbp_params_default(&p);
-    p.tree_margin = mbp_from_ratio(3, 2);
-    p.tree_margin_frac = 0u;
-    p.tree_sweep = 2u;
-    twins_init(&p);
-    uint32_t n = MBP_MAX_BODIES; /* all: the set holds MBP_MAX_PAIRS / n pairs a body */
-    grid_bodies(n, 8, true);
-    twins_update(MBP_OK);
-    int32_t side = grid_side(n);
+    uint32_t n = crowd_start(2u);
     uint32_t top = 0u, rebuilds = 0u;
     for (uint32_t f = 0; f < 16u && !mbp_test_failed(); f++) {
-        for (uint32_t i = 0; i < n; i++) { /* every body wiggles by 1/4 unit */
-            int32_t x = (int32_t)i % side * 8 + (int32_t)(f % 2u), y = (int32_t)i / side * 8;
-            mbp_aabb b = tbox(x, y, x + 4, y + 4);
-            twins_move(i, &b);
-        }
+        grid_bodies(n, 8, (int32_t)(f % 2u), false); /* every body wiggles by 1/4 unit */
         twins_update(MBP_OK);
         top = test_w.be.tree.level > top ? test_w.be.tree.level : top;
         if (f == 8u) {
@@ -624,15 +652,44 @@ TEST(tree_shrinks_fat_boxes_while_their_candidates_crowd_the_pair_set)
     CHECK_EQ(test_w.be.tree.rebuilds, rebuilds); /* incremental for the last 7 frames */
     /* Far apart (8 units): the fat boxes fit whatever the level, which goes back to 0. */
     for (uint32_t f = 0; f < 12u && !mbp_test_failed(); f++) {
-        for (uint32_t i = 0; i < n; i++) {
-            int32_t x = (int32_t)i % side * 32 + (int32_t)(f % 2u), y = (int32_t)i / side * 32;
-            mbp_aabb b = tbox(x, y, x + 4, y + 4);
-            twins_move(i, &b);
-        }
+        grid_bodies(n, 32, (int32_t)(f % 2u), false);
         twins_update(MBP_OK);
     }
     CHECK_EQ(test_w.be.tree.level, 0);
     CHECK(test_w.be.tree.synced);
+}
+
+TEST(tree_grows_fat_boxes_back_a_level_at_a_time_once_the_last_level_had_time_to_show)
+{
+    /* Crowded (margins of 3/2 units and bodies jumping 4 units to and fro every frame, so every
+     * fat box is made anew and long: the level goes up), then spread out: the margins grow back
+     * a level at a time, and after each fall the level waits tree_sweep >> level frames before
+     * the next, so that the boxes made at the new level count first (a level a frame
+     * overshoots and swings). */
+    uint32_t n = crowd_start(8u);
+    for (uint32_t f = 0; f < 6u && !mbp_test_failed(); f++) {
+        grid_bodies(n, 8, (int32_t)(f % 2u) * 16, false);
+        twins_update(MBP_OK);
+    }
+    uint32_t level = test_w.be.tree.level, falls = 0u, since = 0u;
+    CHECK(level >= 2u);
+    for (uint32_t f = 0; f < 24u && !mbp_test_failed(); f++, since++) {
+        grid_bodies(n, 32, (int32_t)f, false);
+        twins_update(MBP_OK);
+        uint32_t now = test_w.be.tree.level;
+        CHECK(now <= level);     /* spread out: never up again */
+        CHECK(now + 1u >= level); /* one level at a time */
+        if (now < level) {
+            if (falls > 0u) {
+                CHECK(since >= (8u >> level)); /* the wait after the last fall, to level */
+            }
+            falls++;
+            since = 0u;
+        }
+        level = now;
+    }
+    CHECK_EQ(level, 0);
+    CHECK(falls >= 2u);
 }
 
 TEST(tree_a_static_scene_costs_nothing_even_when_its_pairs_crowd_the_set)

@@ -718,7 +718,6 @@ mbp_status mbp__sap_update(mbp_world *w)
 {
     mbp_sap_state *s = &w->be.sap;
     run r = {w, s, 0u, 0u, 0u};
-    mbp_sap_val lo[MBP_DIM], hi[MBP_DIM];
     if (s->removed != 0u) {
         compact(w, s);
     }
@@ -745,6 +744,7 @@ mbp_status mbp__sap_update(mbp_world *w)
                 full = !sort_axis(&r, k, budget) || w->pairs.lost != 0u;
             }
             for (uint32_t j = 0u; j < held && !full; j++) {
+                mbp_sap_val lo[MBP_DIM], hi[MBP_DIM];
                 box_values(s, &w->box[s->jump[j]], lo, hi);
                 jump(&r, s->jump[j], lo, hi);
                 full = r.swaps > budget || w->pairs.lost != 0u;
@@ -756,6 +756,7 @@ mbp_status mbp__sap_update(mbp_world *w)
                 if (!mbp__active(w, i)) {
                     continue;
                 }
+                mbp_sap_val lo[MBP_DIM], hi[MBP_DIM];
                 box_values(s, &w->box[i], lo, hi);
                 uint32_t p = s->pos[0][2u * i];
                 if (far(s->val[0][p], lo[0], hi[0]) && jumps(s, p, lo[0])) {

@@ -11,7 +11,7 @@
 #   make bench SCENE=file        replays a recorded scene on the host (format: docs/bench.md);
 #                                writes build/bench-scene.csv
 #   make scenes                  records the scenes make bench replays on the host (pyramid,
-#                                drum, smash) from Box2D: build/scenes/*.scene
+#                                drum, impact) from Box2D: build/scenes/*.scene
 #   make size                    flash and RAM per backend, Cortex-M0 and M4: build/size.csv
 #   make bench-shapes            instructions per shape test on Cortex-M4 and M0 (QEMU) and the
 #                                flash and RAM of each shape option; rewrites docs/shapes.md's
@@ -85,7 +85,7 @@ build/bench/host-replay/bench: $(LIB_SRC) $(LIB_HDR) $(BENCH_SRC) $(BENCH_HDR) t
 # ---- make scenes: the recorded scenes, from Box2D 2.4.1 (tools/bench/record/record.cpp) ----
 # Made, not committed (26 MB compressed): Box2D is deterministic for one build, so Debian's
 # libbox2d-dev gives the same files everywhere on x86-64. make bench replays them on the host.
-BENCH_SCENES ?= pyramid drum smash
+BENCH_SCENES ?= pyramid drum impact
 BENCH_SCENE_FILES := $(foreach s,$(BENCH_SCENES),build/scenes/$(s).scene)
 build/scenes/record: tools/bench/record/record.cpp build/peers/deps.ok
 	@mkdir -p $(@D)

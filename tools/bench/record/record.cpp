@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // record.cpp: real scenes for make bench, recorded from Box2D 2.4.1 (Debian's libbox2d-dev).
 //
-//   record <scene> <out-file>     scene: pyramid, drum or smash
+//   record <scene> <out-file>     scene: pyramid, drum or impact
 //
 // Simulates one classic scene at 60 steps per second (8 velocity and 3 position iterations,
 // Box2D's defaults) and writes, after each step, the box of every fixture in the scene-file format
@@ -15,7 +15,7 @@
 //            settling from rest; 240 frames
 //   drum     a kinematic drum (a ring of 40 wall boxes, radius 16) turning at 0.6 rad/s, full of
 //            1,200 small boxes (half sizes 0.2 to 0.35) tumbling under gravity; 240 frames
-//   smash    top view, no gravity: a packed 120 x 80 grid of 9,600 resting unit boxes, 0.02
+//   impact   top view, no gravity: a packed 120 x 80 grid of 9,600 resting unit boxes, 0.02
 //            apart, hit by a heavy 3 x 3 box at 40 m/s; linear damping 0.8 brings them to rest;
 //            120 frames
 //
@@ -96,7 +96,7 @@ int drum(b2World &w)
     return 240;
 }
 
-int smash(b2World &w)
+int impact(b2World &w)
 {
     w.SetGravity(b2Vec2(0.0f, 0.0f));
     for (int y = 0; y < 80; y++) {
@@ -118,7 +118,7 @@ int smash(b2World &w)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        std::fputs("usage: record pyramid|drum|smash <out-file>\n", stderr);
+        std::fputs("usage: record pyramid|drum|impact <out-file>\n", stderr);
         return 2;
     }
     b2World w(b2Vec2(0.0f, -10.0f));
@@ -127,10 +127,10 @@ int main(int argc, char **argv)
         frames = pyramid(w);
     } else if (std::strcmp(argv[1], "drum") == 0) {
         frames = drum(w);
-    } else if (std::strcmp(argv[1], "smash") == 0) {
-        frames = smash(w);
+    } else if (std::strcmp(argv[1], "impact") == 0) {
+        frames = impact(w);
     } else {
-        std::fprintf(stderr, "record: no scene %s (pyramid, drum, smash)\n", argv[1]);
+        std::fprintf(stderr, "record: no scene %s (pyramid, drum, impact)\n", argv[1]);
         return 2;
     }
     FILE *out = std::fopen(argv[2], "w");

@@ -8,6 +8,8 @@
 #define MBP_FIXED_FRAC_BITS 16
 #define MBP_MAX_BODIES 24
 #define MBP_MAX_PAIRS 96
+/* Pair changes logged per update: 4 bytes each, and the tests hold two worlds. */
+#define MBP_PAIR_LOG 8
 /* The shapes and fast bodies (off by default) are part of the test matrix. */
 #define MBP_WITH_OBB 1
 #define MBP_WITH_KDOP 1

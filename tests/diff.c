@@ -333,9 +333,20 @@ static void remove_one(scene *s, uint32_t i)
     g_ob[i].live = false;
 }
 
-/* Box moves of odd frames, applied together by mbp_move_boxes() at the end of step(). */
-static mbp_body g_batch_h[MBP_MAX_BODIES];
-static mbp_aabb g_batch_box[MBP_MAX_BODIES];
+/* Box moves of odd frames, applied by mbp_move_boxes() a few at a time (small: the micro:bit's
+ * 16 KB hold the test images). */
+#define BATCH 4u
+static mbp_body g_batch_h[BATCH];
+static mbp_aabb g_batch_box[BATCH];
+
+/* Moves the batch's bodies, and empties it. */
+static void flush(uint32_t *nbatch)
+{
+    uint32_t done = 0u;
+    CHECK_ST(mbp_move_boxes(&test_w, *nbatch, g_batch_h, g_batch_box, &done), MBP_OK);
+    CHECK_EQ(done, *nbatch);
+    *nbatch = 0u;
+}
 
 /* Moves b in the library: now, or into the batch when batch is true and b is a box. */
 static void move_one(const obody *b, bool batch, uint32_t *nbatch)
@@ -350,6 +361,9 @@ static void move_one(const obody *b, bool batch, uint32_t *nbatch)
         g_batch_box[*nbatch].max[k] = b->hi[k];
     }
     (*nbatch)++;
+    if (*nbatch == BATCH) {
+        flush(nbatch);
+    }
 }
 
 static void step(scene *s, uint32_t frame)
@@ -383,9 +397,7 @@ static void step(scene *s, uint32_t frame)
             CHECK_ST(mbp_set_filter(&test_w, b->h, b->cat, b->mask), MBP_OK);
         }
     }
-    uint32_t done = 0u;
-    CHECK_ST(mbp_move_boxes(&test_w, nbatch, g_batch_h, g_batch_box, &done), MBP_OK);
-    CHECK_EQ(done, nbatch);
+    flush(&nbatch);
     bool burst = o->scene == SCENE_BURST && frame % 7u == 3u;
     uint32_t churn = burst ? o->bodies / 3u + 1u : (test_below(&s->rng, 4u) == 0u ? 1u : 0u);
     for (uint32_t c = 0; c < churn; c++) {

@@ -213,8 +213,10 @@ typedef struct mbp_params {
     /* Sweep: the axis sorted and swept, 0..MBP_DIM-1, or MBP_AXIS_AUTO (default): each update
      * takes the axis along which the body centres spread most (switching only for a 25% gain). */
     uint8_t sweep_axis;
-    /* SAP: insertion-sort swaps allowed per body in one update (1..65535, default 32); an update
-     * that would exceed them rebuilds in O(n log n) instead (bodies teleporting, bulk adds). */
+    /* SAP: insertion-sort swaps allowed per body in one update (1..65535, default 32), times
+     * log2(bodies) / 10 from 1024 bodies on; a body that jumps far counts one swap per 32
+     * endpoints it passes. An update that would exceed them rebuilds in O(n log n) instead
+     * (bulk adds, many bodies teleporting at once). */
     uint16_t sap_budget;
     /* 1: report pairs whose boxes overlap (after the filters) without the sphere and shape
      * tests: cheaper, more pairs. 0 (default): only pairs whose volumes overlap. */

@@ -67,7 +67,7 @@ readme_tables() {
     platform_table mps2-an386 Cortex-M4
     echo
     echo "The worst frame on Cortex-M4: instructions per body in the dearest measured frame, what a"
-    echo "frame deadline has to allow (the tree re-inserts bodies that move alike in bursts):"
+    echo "frame deadline has to allow:"
     echo
     platform_table mps2-an386 Cortex-M4 10
     echo

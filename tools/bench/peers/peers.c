@@ -49,10 +49,17 @@ static bool g_count;        /* count mode: no check, callgrind dumps */
 static const char *g_only;   /* -m: one method */
 static const char *g_scenes; /* -S: generated scenes named in this comma list only */
 static bool g_mbp_differs;
+/* Ids below this are the scene's static bodies (bench_source.statics): two of them never make a
+ * pair. mbp adds them with mbp_add_static_box and reports no such pair; the peers' structures
+ * have no static class here and find them, and this test drops them. */
+static uint32_t g_statics;
 
 __attribute__((noinline)) void peer_pair(uint32_t a, uint32_t b)
 {
     const mbp_aabb *p = &g_box[a], *q = &g_box[b];
+    if (a < g_statics && b < g_statics) {
+        return;
+    }
     for (int k = 0; k < MBP_DIM; k++) {
         if (p->min[k] > q->max[k] || q->min[k] > p->max[k]) {
             return;
@@ -262,6 +269,7 @@ void bench_source_run(bench_source *s)
         s->frames = PEERS_REPLAY_FRAMES;
     }
     const uint32_t total = s->warmup + s->frames;
+    g_statics = s->statics;
     free(g_refat);
     g_refat = NULL;
     g_nref = 0u;

@@ -24,7 +24,8 @@ extern "C" {
 /* The bodies' current boxes, by id (the runner's array, MBP_MAX_BODIES long). */
 extern mbp_aabb *g_box;
 
-/* The shared exact test: records pair {a, b} when g_box[a] and g_box[b] overlap (closed). */
+/* The shared exact test: records pair {a, b} when g_box[a] and g_box[b] overlap (closed), unless
+ * both are the scene's static bodies (bench_source.statics), which never pair. */
 void peer_pair(uint32_t a, uint32_t b);
 
 typedef struct peer_method {

@@ -6,7 +6,9 @@
 // the body already has (a scan of the body's pair list, as Box2D scans its contact edges), and
 // the walk drops a pair whose fat boxes stopped overlapping (TestOverlap, as Collide() does)
 // before the shared exact test. A move is MoveProxy() with the box centre's displacement, as
-// b2Fixture::Synchronize passes it.
+// b2Fixture::Synchronize passes it. A scene's static bodies (the level's tiles) are static as in
+// Box2D: AddPair() drops a pair of two of them after the scan, as b2ContactManager does with
+// b2Body::ShouldCollide (at least one body must be dynamic); they are never moved.
 #include "peers.h"
 
 #include <box2d/b2_broad_phase.h>
@@ -21,6 +23,7 @@ struct box2dx {
     std::vector<b2Vec2> centre;
     std::vector<std::vector<uint32_t>> partners; // per body: the ids it has a pair with
     std::vector<uint32_t> pairs;                 // a << 16 | b
+    uint32_t statics;                            // ids below this are static bodies
 
     // Called by UpdatePairs for each new candidate pair.
     void AddPair(void *ua, void *ub)
@@ -32,6 +35,9 @@ struct box2dx {
             if (o == b) {
                 return;
             }
+        }
+        if (a < statics && b < statics) {
+            return;
         }
         pa.push_back(b);
         partners[b].push_back(a);
@@ -64,6 +70,7 @@ void *create(const peer_method *, const bench_source *s)
     x->proxy.resize(s->n, b2BroadPhase::e_nullProxy);
     x->centre.resize(s->n);
     x->partners.resize(s->n);
+    x->statics = s->statics;
     return x;
 }
 

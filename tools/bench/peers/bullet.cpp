@@ -4,7 +4,10 @@
 // btDbvtBroadphase (two dynamic AABB trees), each with its default hashed pair cache, which the
 // walk reads. Bullet is 3D: every box spans z = [0, 1]. A move is setAabb(); the update is
 // calculateOverlappingPairs(); the pair cache holds the pairs of overlapping (for the Dbvt: fat,
-// and removed lazily) boxes, so the walk's exact test drops the stale ones.
+// and removed lazily) boxes, so the walk's exact test drops the stale ones. A scene's static
+// bodies (the level's tiles) get Bullet's own static class, as btCollisionWorld gives a static
+// object: group StaticFilter, mask AllFilter ^ StaticFilter, so the pair cache never takes a pair
+// of two of them.
 #include "peers.h"
 
 #include <btBulletCollisionCommon.h>
@@ -16,6 +19,7 @@ namespace {
 struct bulletx {
     btBroadphaseInterface *bp;
     std::vector<btBroadphaseProxy *> proxy;
+    uint32_t statics; // ids below this are static bodies
 };
 
 btVector3 lo3(const mbp_aabb &b)
@@ -32,6 +36,7 @@ void *create(const peer_method *m, const bench_source *s)
 {
     bulletx *x = new bulletx;
     x->proxy.resize(s->n, nullptr);
+    x->statics = s->statics;
     if (m->variant == 0) {
         // The quantized region: the scene's, a unit wider (bodies stay in it).
         btVector3 lo(s->lo[0] - 1.0f, s->lo[1] - 1.0f, -1.0f), hi(s->hi[0] + 1.0f, s->hi[1] + 1.0f, 2.0f);
@@ -45,10 +50,13 @@ void *create(const peer_method *m, const bench_source *s)
 void add(void *v, uint32_t id)
 {
     bulletx *x = static_cast<bulletx *>(v);
+    const bool fixed = id < x->statics;
+    const int group = fixed ? btBroadphaseProxy::StaticFilter : btBroadphaseProxy::DefaultFilter;
+    const int mask = fixed ? btBroadphaseProxy::AllFilter ^ btBroadphaseProxy::StaticFilter
+                           : btBroadphaseProxy::AllFilter;
     x->proxy[id] = x->bp->createProxy(lo3(g_box[id]), hi3(g_box[id]), 0,
-                                      reinterpret_cast<void *>(static_cast<uintptr_t>(id)),
-                                      btBroadphaseProxy::DefaultFilter,
-                                      btBroadphaseProxy::AllFilter, nullptr);
+                                      reinterpret_cast<void *>(static_cast<uintptr_t>(id)), group,
+                                      mask, nullptr);
 }
 
 void move(void *v, uint32_t id)

@@ -7,6 +7,12 @@
  * exact test. The tree gets cpSpace's velocity function: boxes fattened by a tenth of a second
  * of motion, at 60 frames per second (the box centre's last displacement times 60). The hash has
  * the scene's cell and 10 cells per body, Chipmunk's advice.
+ *
+ * A scene's static bodies (the level's tiles) go into a second index, as cpSpace keeps its static
+ * shapes: the main index is made with it as its static index, so the re-index query reports the
+ * pairs among the other bodies, then each other body's pairs with the static ones
+ * (cpSpatialIndexCollideStatic), never two static ones. Its class is cpSpace's: a hash for the
+ * hash (cpSpaceUseSpatialHash), a tree otherwise (cpSpace has no sweep option).
  */
 #include "peers.h"
 
@@ -15,6 +21,8 @@
 
 typedef struct {
     cpSpatialIndex *index;
+    cpSpatialIndex *fixed; /* the static bodies' */
+    uint32_t statics;      /* ids below this are static bodies */
     cpVect *vel;      /* tree: per body, units per second */
     cpVect *centre;   /* tree: the box centre at the last move */
 } chipx;
@@ -35,16 +43,19 @@ static cpVect vel_of(void *obj)
 static void *cp_create(const peer_method *m, const bench_source *s)
 {
     chipx *x = calloc(1u, sizeof *x);
+    x->statics = s->statics;
+    x->fixed = m->variant == 0 ? cpSpaceHashNew(s->cell, (int)(10u * s->n), bb_of, NULL)
+                               : cpBBTreeNew(bb_of, NULL);
     if (m->variant == 0) {
-        x->index = cpSpaceHashNew(s->cell, (int)(10u * s->n), bb_of, NULL);
+        x->index = cpSpaceHashNew(s->cell, (int)(10u * s->n), bb_of, x->fixed);
     } else if (m->variant == 1) {
-        x->index = cpBBTreeNew(bb_of, NULL);
+        x->index = cpBBTreeNew(bb_of, x->fixed);
         x->vel = calloc(s->n, sizeof *x->vel);
         x->centre = calloc(s->n, sizeof *x->centre);
         g_vel = x->vel;
         cpBBTreeSetVelocityFunc(x->index, vel_of);
     } else {
-        x->index = cpSweep1DNew(bb_of, NULL);
+        x->index = cpSweep1DNew(bb_of, x->fixed);
     }
     return x;
 }
@@ -62,13 +73,15 @@ static void cp_add(void *v, uint32_t id)
         x->vel[id] = cpvzero;
         x->centre[id] = centre_of(id);
     }
-    cpSpatialIndexInsert(x->index, &g_box[id], id);
+    cpSpatialIndexInsert(id < x->statics ? x->fixed : x->index, &g_box[id], id);
 }
 
 static void cp_move(void *v, uint32_t id)
 {
     chipx *x = v;
-    if (x->vel != NULL) {
+    if (id < x->statics) { /* a static shape that moved: cpSpaceReindexShape */
+        cpSpatialIndexReindexObject(x->fixed, &g_box[id], id);
+    } else if (x->vel != NULL) {
         cpVect c = centre_of(id);
         x->vel[id] = cpvmult(cpvsub(c, x->centre[id]), 60.0);
         x->centre[id] = c;
@@ -77,7 +90,8 @@ static void cp_move(void *v, uint32_t id)
 
 static void cp_remove(void *v, uint32_t id)
 {
-    cpSpatialIndexRemove(((chipx *)v)->index, &g_box[id], id);
+    chipx *x = v;
+    cpSpatialIndexRemove(id < x->statics ? x->fixed : x->index, &g_box[id], id);
 }
 
 static cpCollisionID report(void *a, void *b, cpCollisionID id, void *data)
@@ -101,6 +115,7 @@ static void cp_destroy(void *v)
 {
     chipx *x = v;
     cpSpatialIndexFree(x->index);
+    cpSpatialIndexFree(x->fixed);
     free(x->vel);
     free(x->centre);
     free(x);

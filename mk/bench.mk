@@ -3,15 +3,18 @@
 # (it uses LIB_SRC, LIB_HDR, WARN and mk/targets.mk from there). docs/bench.md explains the
 # numbers; none of this is a test and nothing here asserts a speed.
 #
-#   make bench                   every compiled backend, every scene, on the host (n = 16..4096)
-#                                and under QEMU on mps2-an386 (n = 64, 256, 1024) and the
+#   make bench                   every compiled backend, every scene, on the host (n = 16..4096,
+#                                and the recorded scenes) and under QEMU on mps2-an386 (n = 64,
+#                                256, 1024, and a cut-down of the recorded scenes) and the
 #                                microbit (n = 32); writes build/bench.csv, prints a table and,
 #                                with gnuplot, build/bench.svg (time per frame against n)
 #   make bench TARGET=host       one platform only (or TARGET=mps2-an386, TARGET=microbit)
 #   make bench SCENE=file        replays a recorded scene on the host (format: docs/bench.md);
 #                                writes build/bench-scene.csv
-#   make scenes                  records the scenes make bench replays on the host (pyramid,
-#                                drum, impact) from Box2D: build/scenes/*.scene
+#   make scenes                  records the scenes make bench replays (pyramid, drum, impact)
+#                                from Box2D: build/scenes/*.scene
+#   make bench-replay-m4         only their cut-down on mps2-an386 (QEMU; part of make bench):
+#                                appends to build/bench/mps2-an386.rows
 #   make size                    flash and RAM per backend, Cortex-M0 and M4: build/size.csv
 #   make bench-shapes            instructions per shape test on Cortex-M4 and M0 (QEMU) and the
 #                                flash and RAM of each shape option; rewrites docs/shapes.md's
@@ -96,13 +99,19 @@ build/scenes/%.scene: build/scenes/record
 .PHONY: scenes
 scenes: $(BENCH_SCENE_FILES)
 
+# The recorded scenes, when they can be made: without libbox2d-dev (tools/deps.sh peers cannot
+# install it) make bench skips them with this message instead of failing.
+bench_scenes_or_skip = $(MAKE) --no-print-directory -s scenes > build/bench/scenes.log 2>&1 || { \
+  echo "bench: $(1), recorded scenes: skipped, make scenes failed (it needs libbox2d-dev: \
+tools/deps.sh peers): build/bench/scenes.log"; tail -3 build/bench/scenes.log; exit 0; }
+
 bench-platform-host: $(foreach n,$(BENCH_HOST_NS),build/bench/host-$(n)/bench) \
-                     build/bench/host-replay/bench $(BENCH_SCENE_FILES)
+                     build/bench/host-replay/bench
 	@for n in $(BENCH_HOST_NS); do \
 	  echo "bench: host, n=$$n"; \
 	  set -o pipefail; ./build/bench/host-$$n/bench | tools/bench/rows.sh >> build/bench/host.rows || exit 1; \
 	done
-	@for f in $(BENCH_SCENE_FILES); do \
+	@$(call bench_scenes_or_skip,host); for f in $(BENCH_SCENE_FILES); do \
 	  echo "bench: host, recorded scene $$f"; \
 	  set -o pipefail; ./build/bench/host-replay/bench -s $$f | tools/bench/rows.sh >> build/bench/host.rows || exit 1; \
 	done
@@ -125,6 +134,45 @@ bench-platform-mps2-an386 bench-platform-microbit: bench-platform-%:
 	      | tools/bench/rows.sh >> build/bench/$*.rows || exit 1; \
 	  done; \
 	fi
+	@$(if $(filter mps2-an386,$*),$(MAKE) --no-print-directory -s bench-replay-m4)
+
+# ---- the recorded scenes on the Cortex-M4 (mps2-an386, QEMU): a cut-down, built in ----
+# The image reads no file: build/bench/scene2c (tools/bench/replay.c) turns each scene's first
+# BENCH_M4_REPLAY_FRAMES measured frames (after frame 0) and at most BENCH_M4_REPLAY_BODIES of
+# its bodies into a C table, build/bench/replay-<scene>/replay_table.h, compiled into that
+# scene's image; its capacity is the cut's bodies. docs/bench.md gives the choice of bodies.
+BENCH_M4_REPLAY_FRAMES ?= 60
+BENCH_M4_REPLAY_BODIES ?= 2048
+build/bench/scene2c: tools/bench/replay.c $(BENCH_HDR) tools/bench/peers/mbp_config_peers.h $(LIB_HDR)
+	@mkdir -p $(@D)
+	$(CC) $(BENCH_HOST_CFLAGS) -Itools/bench/peers -DMBP_CONFIG_FILE='"mbp_config_peers.h"' \
+	  -DBENCH_N=$(BENCH_REPLAY_N) -DBENCH_SCENE2C $< -o $@
+
+.PHONY: bench-replay-m4
+bench-replay-m4:
+	@mkdir -p build/bench
+	@if [ "$(HAVE_CROSS)" != yes ]; then \
+	  echo "bench: mps2-an386, recorded scenes: skipped (needs arm-none-eabi-gcc and qemu-system-arm: make deps)"; \
+	  exit 0; fi; \
+	$(call bench_scenes_or_skip,mps2-an386); \
+	$(MAKE) --no-print-directory -s build/bench/scene2c || exit 1; \
+	set -o pipefail; for s in $(BENCH_SCENES); do \
+	  d=build/bench/replay-$$s; mkdir -p $$d; \
+	  ./build/bench/scene2c build/scenes/$$s.scene $(BENCH_M4_REPLAY_FRAMES) $(BENCH_M4_REPLAY_BODIES) \
+	    > $$d/table.tmp || exit 1; \
+	  if cmp -s $$d/table.tmp $$d/replay_table.h; then rm $$d/table.tmp; \
+	  else mv $$d/table.tmp $$d/replay_table.h; fi; \
+	  n=$$(sed -n 's/^#define REPLAY_BODIES \([0-9]*\)u$$/\1/p' $$d/replay_table.h); \
+	  echo "bench: mps2-an386, recorded scene $$s: frame 0 and $(BENCH_M4_REPLAY_FRAMES) measured, $$n bodies (QEMU)"; \
+	  flags="TARGET=mps2-an386 BENCH_N=$$n BUILD_DIR=$$d MBP_CONFIG=bench"; \
+	  flags="$$flags BENCH_QEMU_FRAMES=$(BENCH_M4_REPLAY_FRAMES) BENCH_REPLAY_TABLE=$(CURDIR)/$$d/replay_table.h"; \
+	  if ! $(MAKE) --no-print-directory -s $$flags bench-replay-image > $$d/build.log 2>&1; then \
+	    echo "bench: mps2-an386, recorded scene $$s: skipped, the image does not build (RAM?): $$d/build.log"; \
+	    tail -3 $$d/build.log; continue; \
+	  fi; \
+	  $(MAKE) --no-print-directory -s $$flags bench-replay-run 2>&1 \
+	    | tools/bench/rows.sh >> build/bench/mps2-an386.rows || exit 1; \
+	done
 
 # Cortex-M0 code on mps2-an385 (see BENCH_M0BIG_NS): the M0's instruction set is a subset of
 # the M3's, so the image runs there unchanged; the rows say "cortex-m0".
@@ -224,6 +272,18 @@ $(CROSS_BUILD)/bench.elf: $(call cross_objs,$(LIB_SRC) $(BENCH_SRC)) $(CROSS_POR
 bench-image: $(CROSS_BUILD)/bench.elf
 bench-run:
 	@$(call cross_run,$(CROSS_BUILD)/bench.elf,$(BENCH_QEMU_TIMEOUT))
+
+# A recorded scene's cut-down (bench-replay-m4): BENCH_REPLAY_TABLE names its table.
+ifneq ($(BENCH_REPLAY_TABLE),)
+CROSS_CFLAGS += -DBENCH_REPLAY_TABLE=\"$(BENCH_REPLAY_TABLE)\"
+endif
+$(CROSS_BUILD)/bench-replay.elf: $(call cross_objs,$(LIB_SRC) $(BENCH_SRC) tools/bench/replay.c) \
+    $(CROSS_PORT_OBJS)
+	$(cross_link)
+.PHONY: bench-replay-image bench-replay-run
+bench-replay-image: $(CROSS_BUILD)/bench-replay.elf
+bench-replay-run:
+	@$(call cross_run,$(CROSS_BUILD)/bench-replay.elf,$(BENCH_QEMU_TIMEOUT))
 
 # make bench-shapes (tools/bench/shapes.sh): SHAPES_DEFS sets shape options for one build.
 CROSS_CFLAGS += $(SHAPES_DEFS)

@@ -60,6 +60,37 @@ platform_table() {
     }' "$bench"
 }
 
+# recorded_table <platform>: the scenes recorded from Box2D (make scenes) on that platform, one
+# row per backend, "mean (worst frame)" in instructions per body per frame; the n of each scene
+# is the bodies of its cut-down on the M4 (docs/bench.md).
+recorded_table() {
+    awk -F, -v plat="$1" '
+    NR > 1 && $4 == plat && $6 != "" && ($2 == "pyramid" || $2 == "drum" || $2 == "impact") {
+        key = $1 "," $2; mean[key] = $6 / $3; worst[key] = $10 / $3; be[$1] = 1; n[$2] = $3
+        if ($8 != "1") bad = bad " " $1 "," $2
+    }
+    END {
+        nsc = split("pyramid drum impact", scenes, " ")
+        got = 0; for (s = 1; s <= nsc; s++) if (scenes[s] in n) got++
+        if (got == 0) { printf "No recorded scenes on %s in the bench results: run the whole make bench (make scenes needs libbox2d-dev).\n", plat; exit }
+        printf "| backend |"; for (s = 1; s <= nsc; s++) if (scenes[s] in n) printf " %s, %d bodies |", scenes[s], n[scenes[s]]
+        printf "\n|---|"; for (s = 1; s <= nsc; s++) if (scenes[s] in n) printf "---:|"
+        printf "\n"
+        split("brute sweep sap grid hash hgrid tree", order, " ")
+        for (o = 1; o <= 7; o++) {
+            b = order[o]; if (!(b in be)) continue
+            printf "| %s |", b
+            for (s = 1; s <= nsc; s++) {
+                if (!(scenes[s] in n)) continue
+                key = b "," scenes[s]
+                if (key in mean) printf " %.0f (%.0f) |", mean[key], worst[key]; else printf " |"
+            }
+            printf "\n"
+        }
+        if (bad != "") printf "\nNot matching brute force:%s\n", bad
+    }' "$bench"
+}
+
 readme_tables() {
     echo "Instructions per body per frame on Cortex-M4 (mps2-an386 under QEMU, \`make bench\`;"
     echo "instructions, not cycles; every measured frame checked against brute force):"
@@ -72,6 +103,13 @@ readme_tables() {
     platform_table mps2-an386 Cortex-M4 10
     echo
     worked_example
+    echo
+    echo "The scenes recorded from Box2D (\`make scenes\`: a pyramid settling, a turning drum of small"
+    echo "boxes, a heavy box hitting a packed grid) on Cortex-M4, cut down to their first frames and"
+    echo "at most the bodies in the header (docs/bench.md); instructions per body per frame, the mean"
+    echo "and (the worst frame), every frame checked against brute force:"
+    echo
+    recorded_table mps2-an386
     echo
     echo "The mean again on Cortex-M0 (M0 code, 2D fixed point, run on mps2-an385 for its RAM; docs/bench.md):"
     echo

@@ -399,11 +399,16 @@ int main(int argc, char **argv)
         return 2;
     }
 #else
+int bench_replay_table(void); /* replay.c: a recorded scene's cut-down, built in */
+
 int main(void)
 {
     mbp_port_counter_init();
     measure_overhead();
 #endif
+#ifdef BENCH_REPLAY_TABLE
+    return bench_replay_table();
+#else
     static bench_source s;
     for (int sc = 0; sc < SCENE_COUNT; sc++) {
         scene_make(&s, (bench_scene)sc, BENCH_N);
@@ -413,4 +418,5 @@ int main(void)
         bench_source_run(&s);
     }
     return 0;
+#endif
 }

@@ -1,5 +1,18 @@
 /* SPDX-License-Identifier: MIT */
-/* replay.c: make bench SCENE=file, a recorded scene replayed on the host (host only: stdio).
+/* replay.c: a recorded scene replayed (docs/bench.md). One file, three builds:
+ *
+ *   host (BENCH_HOST): make bench SCENE=file and make bench's recorded scenes; bench_replay()
+ *       reads the file, turns it into operations and runs every backend on them (stdio).
+ *   converter (BENCH_HOST and BENCH_SCENE2C): build/bench/scene2c, a host program of its own
+ *       (main below), writes a cut-down of a scene as a C table for the Cortex-M4 under QEMU:
+ *           scene2c <scene-file> <frames> <bodies> > table.h
+ *       the file's first <frames> + 1 frames (frame 0 and <frames> measured ones) and at most
+ *       <bodies> of its bodies: when it has more, the ones nearest, at their first appearance,
+ *       to the body that gets farthest from where it first was (ties: the smaller id), so that a
+ *       scene's action (the impact's heavy box) stays in the cut. The same reading and diffing
+ *       as the host replay; the output depends only on the file and the two numbers.
+ *   target (no BENCH_HOST, BENCH_REPLAY_TABLE = the table's file name): bench.c's main calls
+ *       bench_replay_table(), which runs every backend on the built-in operations.
  *
  * The file (docs/bench.md): one frame per block, blocks separated by blank lines, one box per
  * line "id minx miny [minz] maxx maxy [maxz]", '#' starts a comment line. Ids are any integers
@@ -9,6 +22,26 @@
  * the timed frames do only the world's work.
  */
 #include "bench.h"
+
+/* A replay's operations: frame f's are ops[first[f] .. first[f+1]). */
+typedef struct {
+    const bench_op *ops;
+    const uint32_t *first;
+} replay;
+
+static const bench_op *frame(bench_source *s, uint32_t f, uint32_t *count)
+{
+    const replay *rp = (const replay *)s->ctx;
+    *count = rp->first[f + 1u] - rp->first[f];
+    return rp->ops + rp->first[f];
+}
+
+static void reset(bench_source *s)
+{
+    (void)s;
+}
+
+#ifdef BENCH_HOST
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,10 +56,14 @@ typedef struct {
     double c[2 * MBP_DIM]; /* min..., max... */
 } rec;
 
+/* A scene read and turned into operations (load()): the source to run, and what it holds. */
 typedef struct {
+    bench_source s;
+    replay rp;
     bench_op *ops;
-    size_t *first; /* frame f's operations are ops[first[f] .. first[f+1]) */
-} replay;
+    uint32_t *first;
+    size_t nops, nframes, nid, nid_file;
+} loaded;
 
 static void *grow(void *p, size_t *cap, size_t need, size_t size)
 {
@@ -71,25 +108,79 @@ static void fill_box(const rec *r, mbp_aabb *b)
     }
 }
 
-static const bench_op *frame(bench_source *s, uint32_t f, uint32_t *count)
-{
-    const replay *rp = (const replay *)s->ctx;
-    *count = (uint32_t)(rp->first[f + 1u] - rp->first[f]);
-    return rp->ops + rp->first[f];
-}
-
-static void reset(bench_source *s)
-{
-    (void)s;
-}
-
 static int fail(const char *path, unsigned long line, const char *what)
 {
     fprintf(stderr, "bench: %s:%lu: %s\n", path, line, what);
     return 1;
 }
 
-int bench_replay(const char *path)
+/* The cut-down's choice of bodies (see the top): squared distance of each dense id's first box
+ * centre to the farthest traveller's (the body whose centre gets farthest from its first one);
+ * qsort's comparator reads it here (host tool, one thread). */
+static const double *g_dist;
+
+static int cmp_by_dist(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    if (g_dist[x] != g_dist[y]) {
+        return g_dist[x] < g_dist[y] ? -1 : 1;
+    }
+    return x < y ? -1 : x > y;
+}
+
+/* Keeps max_bodies of the nid dense ids (see the top of the file): keep[d] says which. */
+static void choose_bodies(const rec *recs, const uint32_t *dense, size_t nrec, size_t nid,
+                          size_t max_bodies, bool *keep)
+{
+    double *first = calloc(nid * MBP_DIM, sizeof *first), *reach = calloc(nid, sizeof *reach);
+    double *dist = calloc(nid, sizeof *dist);
+    bool *seen = calloc(nid, sizeof *seen);
+    uint32_t *order = calloc(nid, sizeof *order);
+    if (first == NULL || reach == NULL || dist == NULL || seen == NULL || order == NULL) {
+        fprintf(stderr, "bench: out of memory choosing the bodies\n");
+        exit(1);
+    }
+    for (size_t i = 0; i < nrec; i++) { /* records are in frame order */
+        uint32_t d = dense[i];
+        double r = 0.0; /* squared distance of the box centre from the first one */
+        for (size_t k = 0; k < MBP_DIM; k++) {
+            double c = 0.5 * (recs[i].c[k] + recs[i].c[MBP_DIM + k]);
+            if (!seen[d]) {
+                first[d * MBP_DIM + k] = c;
+            }
+            r += (c - first[d * MBP_DIM + k]) * (c - first[d * MBP_DIM + k]);
+        }
+        reach[d] = r > reach[d] ? r : reach[d];
+        seen[d] = true;
+    }
+    uint32_t far = 0u;
+    for (uint32_t d = 1u; d < nid; d++) {
+        far = reach[d] > reach[far] ? d : far;
+    }
+    for (size_t d = 0; d < nid; d++) {
+        dist[d] = 0.0;
+        for (size_t k = 0; k < MBP_DIM; k++) {
+            double dc = first[d * MBP_DIM + k] - first[far * MBP_DIM + k];
+            dist[d] += dc * dc;
+        }
+        order[d] = (uint32_t)d;
+        keep[d] = false;
+    }
+    g_dist = dist;
+    qsort(order, nid, sizeof *order, cmp_by_dist);
+    for (size_t j = 0; j < max_bodies && j < nid; j++) {
+        keep[order[j]] = true;
+    }
+    free(first);
+    free(reach);
+    free(dist);
+    free(seen);
+    free(order);
+}
+
+/* Reads path into *out: its first max_frames frames (0: all) and at most max_bodies of its
+ * bodies (0: all). Returns 0, or 1 after a message on stderr. */
+static int load(const char *path, size_t max_frames, size_t max_bodies, loaded *out)
 {
     FILE *fp = fopen(path, "r");
     if (fp == NULL) {
@@ -116,6 +207,9 @@ int bench_replay(const char *path)
             continue;
         }
         if (!in_block) {
+            if (max_frames != 0u && nframes == max_frames) {
+                break; /* the cut-down's frames are read */
+            }
             fstart = grow(fstart, &capf, nframes + 2u, sizeof *fstart);
             fstart[nframes++] = nrec;
             in_block = true;
@@ -152,7 +246,8 @@ int bench_replay(const char *path)
     }
     fstart[nframes] = nrec;
 
-    /* 2. Dense ids: the file's ids sorted; a dense id is the rank. */
+    /* 2. Dense ids: the file's ids sorted; a dense id is the rank. A cut-down keeps some of
+     * them (keep[]) and numbers those again, in the same order. */
     long *ids = malloc((nrec ? nrec : 1u) * sizeof *ids);
     uint32_t *dense = malloc((nrec ? nrec : 1u) * sizeof *dense);
     if (ids == NULL || dense == NULL) {
@@ -168,6 +263,29 @@ int bench_replay(const char *path)
             ids[nid++] = ids[i];
         }
     }
+    for (size_t i = 0; i < nrec; i++) {
+        const long *hit = bsearch(&recs[i].id, ids, nid, sizeof *ids, cmp_long);
+        dense[i] = (uint32_t)(hit - ids);
+    }
+    out->nid_file = nid;
+    if (max_bodies != 0u && nid > max_bodies) {
+        bool *keep = malloc(nid * sizeof *keep);
+        uint32_t *renum = malloc(nid * sizeof *renum);
+        if (keep == NULL || renum == NULL) {
+            return fail(path, 0u, "out of memory");
+        }
+        choose_bodies(recs, dense, nrec, nid, max_bodies, keep);
+        uint32_t next = 0u;
+        for (size_t d = 0; d < nid; d++) {
+            renum[d] = keep[d] ? next++ : UINT32_MAX;
+        }
+        for (size_t i = 0; i < nrec; i++) {
+            dense[i] = renum[dense[i]];
+        }
+        nid = next;
+        free(keep);
+        free(renum);
+    }
     if (nid > MBP_MAX_BODIES) {
         fprintf(stderr,
                 "bench: %s has %lu distinct ids, more than this build's capacity %lu: run\n"
@@ -175,35 +293,32 @@ int bench_replay(const char *path)
                 path, (unsigned long)nid, (unsigned long)MBP_MAX_BODIES, path, (unsigned long)nid);
         return 1;
     }
-    for (size_t i = 0; i < nrec; i++) {
-        const long *hit = bsearch(&recs[i].id, ids, nid, sizeof *ids, cmp_long);
-        dense[i] = (uint32_t)(hit - ids);
-    }
 
-    /* 3. Operations: diff each frame against the one before. */
+    /* 3. Operations: diff each frame against the one before (ids left out of a cut-down:
+     * skipped). */
     static int32_t last[MBP_MAX_BODIES];   /* record index of the id's box in the last frame */
     static uint32_t seen[MBP_MAX_BODIES];  /* frame + 1 where the id was last present */
-    replay rp = {NULL, NULL};
-    size_t nops = 0u, capops = 0u;
-    rp.first = malloc((nframes + 1u) * sizeof *rp.first);
-    if (rp.first == NULL) {
+    memset(seen, 0, sizeof seen);
+    bench_op *ops = NULL;
+    size_t nops = 0u, capops = 0u, nkept = 0u;
+    uint32_t *first = malloc((nframes + 1u) * sizeof *first);
+    if (first == NULL) {
         return fail(path, 0u, "out of memory");
     }
     double edge = 0.0;
     mbp_scalar lo[MBP_DIM], hi[MBP_DIM];
-    for (int k = 0; k < MBP_DIM; k++) {
-        lo[k] = to_scalar(recs[0].c[k]);
-        hi[k] = to_scalar(recs[0].c[MBP_DIM + k]);
-    }
+    bool any = false;
     for (size_t f = 0; f < nframes; f++) {
-        rp.first[f] = nops;
+        first[f] = (uint32_t)nops;
         for (size_t i = fstart[f]; i < fstart[f + 1u]; i++) {
             uint32_t d = dense[i];
+            if (d == UINT32_MAX) {
+                continue;
+            }
             if (seen[d] == f + 1u) {
-                char msg[64];
-                snprintf(msg, sizeof msg, "id %ld twice in one frame", recs[i].id);
                 /* the line number is not kept per record; name the frame instead */
-                fprintf(stderr, "bench: %s: frame %lu: %s\n", path, (unsigned long)f, msg);
+                fprintf(stderr, "bench: %s: frame %lu: id %ld twice in one frame\n", path,
+                        (unsigned long)f, recs[i].id);
                 return 1;
             }
             bool present = f > 0u && seen[d] == f;
@@ -213,37 +328,41 @@ int bench_replay(const char *path)
             }
             seen[d] = (uint32_t)f + 1u;
             last[d] = (int32_t)i;
+            nkept++;
             for (int k = 0; k < MBP_DIM; k++) {
                 edge += recs[i].c[MBP_DIM + k] - recs[i].c[k];
                 mbp_scalar a = to_scalar(recs[i].c[k]), b = to_scalar(recs[i].c[MBP_DIM + k]);
-                lo[k] = a < lo[k] ? a : lo[k];
-                hi[k] = b > hi[k] ? b : hi[k];
+                lo[k] = !any || a < lo[k] ? a : lo[k];
+                hi[k] = !any || b > hi[k] ? b : hi[k];
             }
+            any = true;
             if (kind < 0) {
                 continue;
             }
-            rp.ops = grow(rp.ops, &capops, nops + 1u, sizeof *rp.ops);
-            rp.ops[nops].kind = (uint8_t)kind;
-            rp.ops[nops].id = (uint16_t)d;
-            fill_box(&recs[i], &rp.ops[nops].box);
+            ops = grow(ops, &capops, nops + 1u, sizeof *ops);
+            memset(&ops[nops], 0, sizeof ops[nops]);
+            ops[nops].kind = (uint8_t)kind;
+            ops[nops].id = (uint16_t)d;
+            fill_box(&recs[i], &ops[nops].box);
             nops++;
         }
         if (f > 0u) { /* ids of the last frame that are gone */
             for (size_t i = fstart[f - 1u]; i < fstart[f]; i++) {
                 uint32_t d = dense[i];
-                if (seen[d] == f) {
+                if (d != UINT32_MAX && seen[d] == f) {
                     seen[d] = 0u; /* once only */
-                    rp.ops = grow(rp.ops, &capops, nops + 1u, sizeof *rp.ops);
-                    rp.ops[nops].kind = BENCH_REMOVE;
-                    rp.ops[nops].id = (uint16_t)d;
+                    ops = grow(ops, &capops, nops + 1u, sizeof *ops);
+                    memset(&ops[nops], 0, sizeof ops[nops]);
+                    ops[nops].kind = BENCH_REMOVE;
+                    ops[nops].id = (uint16_t)d;
                     nops++;
                 }
             }
         }
     }
-    rp.first[nframes] = nops;
+    first[nframes] = (uint32_t)nops;
 
-    /* 4. Run: frame 0 (the bodies' arrival) is the warm-up, the rest is measured. */
+    /* 4. The source: frame 0 (the bodies' arrival) is the warm-up, the rest is measured. */
     static char name[64];
     const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
     size_t len = 0u;
@@ -251,33 +370,152 @@ int bench_replay(const char *path)
         name[len] = base[len] == ',' ? '_' : base[len];
     }
     name[len] = '\0';
-    bench_source s;
-    memset(&s, 0, sizeof s);
-    s.name = name;
-    s.n = (uint32_t)nid;
-    s.warmup = nframes > 1u ? 1u : 0u;
-    s.frames = (uint32_t)nframes - s.warmup;
-    s.runs = BENCH_REPLAY_RUNS;
+    bench_source *s = &out->s;
+    memset(s, 0, sizeof *s);
+    s->name = name;
+    s->n = (uint32_t)nid;
+    s->warmup = nframes > 1u ? 1u : 0u;
+    s->frames = (uint32_t)nframes - s->warmup;
+    s->runs = BENCH_REPLAY_RUNS;
     for (int k = 0; k < MBP_DIM; k++) {
-        s.lo[k] = lo[k];
-        s.hi[k] = hi[k];
+        s->lo[k] = any ? lo[k] : 0;
+        s->hi[k] = any ? hi[k] : 0;
     }
-    edge = nrec ? 2.0 * edge / (double)(nrec * MBP_DIM) : 0.0;
-    s.cell = edge > 0.0 ? to_scalar(edge) : (mbp_scalar)(hi[0] > lo[0] ? (hi[0] - lo[0]) / 64 : MBP_ONE);
-    if (s.cell <= 0) {
-        s.cell = MBP_ONE;
+    edge = nkept ? 2.0 * edge / (double)(nkept * MBP_DIM) : 0.0;
+    s->cell = edge > 0.0 ? to_scalar(edge) : (mbp_scalar)(s->hi[0] > s->lo[0] ? (s->hi[0] - s->lo[0]) / 64 : MBP_ONE);
+    if (s->cell <= 0) {
+        s->cell = MBP_ONE;
     }
-    s.reset = reset;
-    s.frame = frame;
-    s.ctx = &rp;
-    fprintf(stderr, "bench: %s: %lu frames, %lu bodies, %lu operations\n", path,
-            (unsigned long)nframes, (unsigned long)nid, (unsigned long)nops);
-    bench_source_run(&s);
-    free(rp.ops);
-    free(rp.first);
+    s->reset = reset;
+    s->frame = frame;
+    out->ops = ops;
+    out->first = first;
+    out->rp.ops = ops;
+    out->rp.first = first;
+    s->ctx = &out->rp;
+    out->nops = nops;
+    out->nframes = nframes;
+    out->nid = nid;
     free(ids);
     free(dense);
     free(recs);
     free(fstart);
     return 0;
 }
+
+#ifndef BENCH_SCENE2C
+
+int bench_replay(const char *path)
+{
+    static loaded l;
+    if (load(path, 0u, 0u, &l) != 0) {
+        return 1;
+    }
+    fprintf(stderr, "bench: %s: %lu frames, %lu bodies, %lu operations\n", path,
+            (unsigned long)l.nframes, (unsigned long)l.nid, (unsigned long)l.nops);
+    bench_source_run(&l.s);
+    free(l.ops);
+    free(l.first);
+    return 0;
+}
+
+#else /* the converter */
+
+static void put_scalar(mbp_scalar v)
+{
+#if MBP_SCALAR == MBP_FIXED
+    printf("%ld", (long)v);
+#else
+    printf("%af", (double)v); /* hexadecimal: the exact float */
+#endif
+}
+
+static void put_vec(const mbp_scalar *v)
+{
+    putchar('{');
+    for (int k = 0; k < MBP_DIM; k++) {
+        put_scalar(v[k]);
+        putchar(k + 1 < MBP_DIM ? ',' : '}');
+    }
+}
+
+int main(int argc, char **argv)
+{
+    static loaded l;
+    char *end1 = NULL, *end2 = NULL;
+    unsigned long frames = argc == 4 ? strtoul(argv[2], &end1, 10) : 0u;
+    unsigned long bodies = argc == 4 ? strtoul(argv[3], &end2, 10) : 0u;
+    if (argc != 4 || *end1 != '\0' || *end2 != '\0' || frames == 0u || bodies == 0u) {
+        fputs("usage: scene2c <scene-file> <measured frames> <most bodies> > table.h\n", stderr);
+        return 2;
+    }
+    if (load(argv[1], frames + 1u, bodies, &l) != 0) {
+        return 1;
+    }
+    const bench_source *s = &l.s;
+    printf("/* Generated by build/bench/scene2c (tools/bench/replay.c) from %s: its first %lu frames,\n"
+           " * %lu of its %lu bodies. Do not edit; make bench makes it again. */\n",
+           argv[1], (unsigned long)l.nframes, (unsigned long)l.nid, (unsigned long)l.nid_file);
+    printf("#if MBP_DIM != %d || MBP_SCALAR != %s\n#error \"this table was made for another MBP_DIM or "
+           "MBP_SCALAR\"\n#endif\n", MBP_DIM, MBP_SCALAR == MBP_FIXED ? "MBP_FIXED" : "MBP_FLOAT");
+    printf("#define REPLAY_NAME \"%s\"\n#define REPLAY_BODIES %luu\n#define REPLAY_FRAMES %luu\n",
+           s->name, (unsigned long)s->n, (unsigned long)l.nframes);
+    printf("static const mbp_scalar k_replay_lo[MBP_DIM] = ");
+    put_vec(s->lo);
+    printf(";\nstatic const mbp_scalar k_replay_hi[MBP_DIM] = ");
+    put_vec(s->hi);
+    printf(";\n#define REPLAY_CELL ");
+    put_scalar(s->cell);
+    printf("\nstatic const uint32_t k_replay_first[REPLAY_FRAMES + 1u] = {");
+    for (size_t f = 0; f <= l.nframes; f++) {
+        printf("%s%lu", f ? "," : "", (unsigned long)l.first[f]);
+    }
+    printf("};\nstatic const bench_op k_replay_ops[%lu] = {\n", (unsigned long)(l.nops ? l.nops : 1u));
+    for (size_t i = 0; i < l.nops; i++) {
+        printf("{%u,%u,{", (unsigned)l.ops[i].kind, (unsigned)l.ops[i].id);
+        put_vec(l.ops[i].box.min);
+        putchar(',');
+        put_vec(l.ops[i].box.max);
+        printf("}},\n");
+    }
+    printf("};\n");
+    free(l.ops);
+    free(l.first);
+    return ferror(stdout) ? 1 : 0;
+}
+
+#endif /* BENCH_SCENE2C */
+
+#elif defined(BENCH_REPLAY_TABLE) /* the target */
+
+#include BENCH_REPLAY_TABLE
+
+/* bench.c checks the first BENCH_FRAMES measured frames against brute force: all of them. */
+#if defined(BENCH_FRAMES) && REPLAY_FRAMES - 1u > BENCH_FRAMES
+#error "the replay table has more measured frames than BENCH_FRAMES: build it with BENCH_FRAMES >= its frames"
+#endif
+
+int bench_replay_table(void);
+int bench_replay_table(void)
+{
+    static replay rp = {k_replay_ops, k_replay_first};
+    static bench_source s;
+    s.name = REPLAY_NAME;
+    s.n = REPLAY_BODIES;
+    s.warmup = 1u;
+    s.frames = REPLAY_FRAMES - 1u;
+    s.runs = 1u;
+    s.statics = 0u;
+    for (int k = 0; k < MBP_DIM; k++) {
+        s.lo[k] = k_replay_lo[k];
+        s.hi[k] = k_replay_hi[k];
+    }
+    s.cell = REPLAY_CELL;
+    s.reset = reset;
+    s.frame = frame;
+    s.ctx = &rp;
+    bench_source_run(&s);
+    return 0;
+}
+
+#endif

@@ -108,14 +108,16 @@ deps:
 
 # What make test and make check both start with: the host suites built (a failed build shows its
 # log, and the suites that did not build count as failed), then run; the examples; the firmware
-# builds (make, CMake, installed package, library.json and its export); the SPDX lines; what can
-# be checked of the Zephyr module without Zephyr (zephyr/check.sh).
+# builds (make, CMake, installed package, library.json and its export); the SPDX lines; the layers
+# of lib/ (tools/check-layers.sh); what can be checked of the Zephyr module without Zephyr
+# (zephyr/check.sh).
 HOST_BUILD = $(MAKE) --no-print-directory $(foreach c,$(HOST_CONFIGS),build/host-$(c)/run) \
              >build/host-build.log 2>&1 || { cat build/host-build.log; }
 QUICK_SUITES = for c in $(HOST_CONFIGS); do tools/suite.sh host-$(subst _,-,$$c) ./build/host-$$c/run; done; \
 	tools/suite.sh examples $(MAKE) --no-print-directory -s test-examples; \
 	tools/suite.sh firmware $(MAKE) --no-print-directory -s test-firmware; \
 	tools/suite.sh spdx tools/check-spdx.sh; \
+	tools/suite.sh layers tools/check-layers.sh; \
 	tools/suite.sh zephyr zephyr/check.sh
 
 test: deps

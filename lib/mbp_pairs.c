@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* mbp_pairs.c: the fixed-capacity pair set.
+/* mbp_pairs.c: the fixed-capacity pair set, and the sink backends report into (mbp_bp.h).
  *
  * Pairs live in a dense array (walked in order, removed by moving the last entry into the hole)
  * indexed by an open-addressing hash table with linear probing. The table has at least twice as
@@ -7,7 +7,7 @@
  * shifts the following cluster back instead of leaving tombstones, so the table never degrades
  * and its layout depends only on the sequence of inserts and removes: the same on every CPU.
  */
-#include "mbp_internal.h"
+#include "mbp_bp.h"
 
 #define HASH_MASK ((uint32_t)(MBP_PAIR_HASH_SIZE - 1))
 
@@ -31,6 +31,10 @@ void mbp__pairs_clear(mbp_pairset *ps)
     ps->hits = 0;
     ps->lost = 0;
     ps->split = 1u;
+    ps->full_frame = 0u;
+    ps->touched = 0u;
+    ps->dropped = 0u;
+    ps->log_count = 0u;
 }
 
 /* The slot holding key, or the empty slot where it would go. */
@@ -152,5 +156,94 @@ void mbp__pairs_sort(mbp_pairset *ps)
     }
     for (uint32_t k = 0; k < ps->count; k++) {
         ps->slot[probe(ps, key_at(ps, k))] = (mbp_pidx)(k + 1u);
+    }
+}
+
+/* ---- the sink ---- */
+
+void mbp__sink_full_frame(mbp__sink *out, bool keep_candidates)
+{
+    /* keep_candidates: an incremental backend rebuilding; pairs that fail the exact test stay as
+     * candidates, since later frames re-test them only when their bodies move. Otherwise the hit
+     * is decided as each pair is reported and only hits are stored. */
+    mbp_pairset *ps = out->ps;
+    uint8_t clear = keep_candidates ? MBP__CAND : (MBP__CAND | MBP__HIT | MBP__NEW);
+    ps->full_frame = (uint8_t)(keep_candidates ? 0u : 1u);
+    ps->touched = 1u;
+    ps->dropped = 1u;
+    ps->log_count = (uint32_t)MBP_PAIR_LOG + 1u; /* every pair anew: walk the set */
+    for (uint32_t k = 0; k < ps->count; k++) {
+        ps->flag[k] &= (uint8_t)~clear;
+    }
+}
+
+/* Notes that pair key became or stopped being a candidate in this update. */
+MBP__HOT void log_change(mbp_pairset *ps, uint32_t key)
+{
+    if (ps->log_count < (uint32_t)MBP_PAIR_LOG) {
+        ps->log[ps->log_count] = key;
+    }
+    if (ps->log_count <= (uint32_t)MBP_PAIR_LOG) {
+        ps->log_count++; /* one past the log: it overflowed, and stays so */
+    }
+}
+
+void mbp__sink_begin(mbp__sink *out, uint16_t a, uint16_t b)
+{
+    MBP__ASSERT(a != b);
+    mbp_pairset *ps = out->ps;
+    uint32_t key = mbp__key(a, b);
+    if (ps->full_frame != 0u) {
+        /* Full frames decide the hit now, as far as plain data can (mbp__volumes_meet()); pairs
+         * that fail are not stored, pairs with a shape or fast body are left to the world. */
+        uint32_t meets = mbp__volumes_meet(&out->vol, a, b);
+        if (meets == 0u) {
+            return;
+        }
+        ps->touched = 1u;
+        int32_t k = mbp__pairs_insert(ps, key, 0u);
+        if (k >= 0) {
+            ps->flag[k] |= (uint8_t)(meets == 1u ? (MBP__CAND | MBP__HIT) : (MBP__CAND | MBP__NEW));
+        }
+        return;
+    }
+    if ((out->vol.flags[a] & out->vol.flags[b] & MBP__STATIC) != 0u) {
+        return; /* static bodies never pair: not even a candidate, so they take no room */
+    }
+    ps->touched = 1u;
+    int32_t k = mbp__pairs_insert(ps, key, MBP__NEW);
+    if (k >= 0 && (ps->flag[k] & MBP__CAND) == 0u) {
+        ps->flag[k] |= MBP__CAND;
+        log_change(ps, key);
+    }
+}
+
+void mbp__sink_end(mbp__sink *out, uint16_t a, uint16_t b)
+{
+    mbp_pairset *ps = out->ps;
+    uint32_t key = mbp__key(a, b);
+    int32_t k = mbp__pairs_find(ps, key);
+    if (k < 0) {
+        return;
+    }
+    ps->touched = 1u;
+    if ((ps->flag[k] & MBP__PREV) == 0u) {
+        mbp__pairs_remove_at(ps, (uint32_t)k); /* no end event to give: gone at once */
+    } else if ((ps->flag[k] & MBP__CAND) != 0u) {
+        ps->flag[k] &= (uint8_t)~MBP__CAND; /* the world's update ends it */
+        ps->dropped = 1u;
+        log_change(ps, key);
+    }
+}
+
+void mbp__sink_drop_new(mbp__sink *out)
+{
+    mbp_pairset *ps = out->ps;
+    for (uint32_t k = 0; k < ps->count;) {
+        if ((ps->flag[k] & (MBP__NEW | MBP__PREV)) == MBP__NEW) {
+            mbp__pairs_remove_at(ps, k); /* the last entry moves to k: look at k again */
+        } else {
+            k++;
+        }
     }
 }

@@ -6,7 +6,7 @@
  * stack: a frame with a burst of events or a query with many hits stays bounded. The element
  * kind is a switch inside less() and swap(), so there is one sift-down to read and test.
  */
-#include "mbp_internal.h"
+#include "mbp_bp.h"
 
 typedef enum { K_PAIRS, K_U16, K_HITS } kind;
 

@@ -134,11 +134,7 @@ mbp_status MBP_INIT_SYMBOL(mbp_world *w, const mbp_params *p, uint32_t world_siz
     w->dirty_count = 0u;
     w->live_count = 0u;
     w->high = 0u;
-    w->full_frame = 0u;
-    w->touched = 0u;
-    w->dropped = 0u;
     w->special = 0u;
-    w->log_count = 0u;
     mbp__pairs_clear(&w->pairs);
 #if MBP__POOL
     mbp__pool_init(w);
@@ -482,128 +478,66 @@ mbp_status mbp_get_box(const mbp_world *w, mbp_body h, mbp_aabb *out)
 
 /* ---- the exact test applied to every candidate ---- */
 
+MBP__HOT mbp__volumes volumes_of(const mbp_world *w)
+{
+    mbp__volumes vol;
+    vol.flags = w->flags;
+    vol.box = w->box;
+    vol.category = w->category;
+    vol.mask = w->mask;
+#if MBP_WITH_SPHERES
+    vol.sphere = w->sphere;
+#endif
+    vol.aabb_only = w->params.aabb_only;
+    return vol;
+}
+
 bool mbp__exact(const mbp_world *w, uint16_t a, uint16_t b)
 {
-    /* Two static bodies never pair; then the filters both ways, then the boxes. Two dynamic
-     * bodies with the default filters always pass (MBP__PASS marks the others): test_pairs()
-     * skips straight to the boxes then. */
-    uint32_t fa = w->flags[a], fb = w->flags[b];
-    if (((fa | fb) & MBP__PASS) != 0u &&
-        ((fa & fb & MBP__STATIC) != 0u || (w->category[a] & w->mask[b]) == 0u ||
-         (w->category[b] & w->mask[a]) == 0u)) {
-        return false;
-    }
-    if (!mbp__boxes_meet(&w->box[a], &w->box[b])) {
-        return false;
-    }
-    if (w->params.aabb_only) {
-        return true;
-    }
+    /* Two static bodies never pair; then the filters both ways, the boxes, the spheres
+     * (mbp__volumes_meet(), the same test a full frame's sink makes); then shapes and fast
+     * bodies. */
+    mbp__volumes vol = volumes_of(w);
+    uint32_t meets = mbp__volumes_meet(&vol, a, b);
 #if MBP__POOL
-    if (((w->flags[a] | w->flags[b]) & (MBP__SHAPE | MBP__FAST)) != 0u) {
+    if (meets == 2u) {
         return mbp__shape_exact(w, a, b); /* shapes, fast bodies (mbp_shape.c) */
     }
 #endif
-#if MBP_WITH_SPHERES
-    bool sa = (w->flags[a] & MBP__SPHERE) != 0u;
-    bool sb = (w->flags[b] & MBP__SPHERE) != 0u;
-    if (sa && sb) {
-        return mbp_sphere_overlap(&w->sphere[a], &w->sphere[b]);
-    }
-    if (sa) {
-        return mbp_sphere_aabb_overlap(&w->sphere[a], &w->box[b]);
-    }
-    if (sb) {
-        return mbp_sphere_aabb_overlap(&w->sphere[b], &w->box[a]);
-    }
-#endif
-    return true;
+    return meets != 0u;
 }
 
-/* ---- what backends call ---- */
+/* ---- the pair sink the backend reports into (mbp_bp.h, mbp_pairs.c) ---- */
 
+static mbp__sink sink_of(mbp_world *w)
+{
+    mbp__sink out = {&w->pairs, volumes_of(w), w->stats.lost_pairs, 0u};
+    return out;
+}
+
+/* The interface before the rework, for the backends not yet moved to mbp_bp.h's. */
 void mbp__full_frame(mbp_world *w, bool keep_candidates)
 {
-    /* keep_candidates: an incremental backend rebuilding; pairs that fail the exact test stay as
-     * candidates, since later frames re-test them only when their bodies move. Otherwise the hit
-     * is decided as each pair is reported and only hits are stored. */
-    uint8_t clear = keep_candidates ? MBP__CAND : (MBP__CAND | MBP__HIT | MBP__NEW);
-    w->full_frame = (uint8_t)(keep_candidates ? 0u : 1u);
-    w->touched = 1u;
-    w->dropped = 1u;
-    w->log_count = (uint32_t)MBP_PAIR_LOG + 1u; /* every pair anew: walk the set */
-    for (uint32_t k = 0; k < w->pairs.count; k++) {
-        w->pairs.flag[k] &= (uint8_t)~clear;
-    }
-}
-
-/* Notes that pair key became or stopped being a candidate in this update. */
-MBP__HOT void log_change(mbp_world *w, uint32_t key)
-{
-    if (w->log_count < (uint32_t)MBP_PAIR_LOG) {
-        w->log[w->log_count] = key;
-    }
-    if (w->log_count <= (uint32_t)MBP_PAIR_LOG) {
-        w->log_count++; /* one past the log: it overflowed, and stays so */
-    }
+    mbp__sink out = sink_of(w);
+    mbp__sink_full_frame(&out, keep_candidates);
 }
 
 void mbp__candidate(mbp_world *w, uint16_t a, uint16_t b)
 {
-    MBP__ASSERT(a != b);
-    if ((w->flags[a] & w->flags[b] & MBP__STATIC) != 0u) {
-        return; /* static bodies never pair: not even a candidate, so they take no room */
-    }
-    w->touched = 1u;
-    if (w->full_frame) {
-        /* Full frames decide the hit now; pairs that fail the exact test are not stored. */
-        if (!mbp__exact(w, a, b)) {
-            return;
-        }
-        int32_t k = mbp__pairs_insert(&w->pairs, mbp__key(a, b), 0u);
-        if (k >= 0) {
-            w->pairs.flag[k] |= MBP__CAND | MBP__HIT;
-        }
-    } else {
-        uint32_t key = mbp__key(a, b);
-        int32_t k = mbp__pairs_insert(&w->pairs, key, MBP__NEW);
-        if (k >= 0 && (w->pairs.flag[k] & MBP__CAND) == 0u) {
-            w->pairs.flag[k] |= MBP__CAND;
-            log_change(w, key);
-        }
-    }
+    mbp__sink out = sink_of(w);
+    mbp__sink_begin(&out, a, b);
 }
 
 void mbp__uncandidate(mbp_world *w, uint16_t a, uint16_t b)
 {
-    uint32_t key = mbp__key(a, b);
-    int32_t k = mbp__pairs_find(&w->pairs, key);
-    if (k < 0) {
-        return;
-    }
-    w->touched = 1u;
-    if ((w->pairs.flag[k] & MBP__PREV) == 0u) {
-        mbp__pairs_remove_at(&w->pairs, (uint32_t)k); /* no end event to give: gone at once */
-    } else if ((w->pairs.flag[k] & MBP__CAND) != 0u) {
-        w->pairs.flag[k] &= (uint8_t)~MBP__CAND; /* mbp_update() ends it */
-        w->dropped = 1u;
-        log_change(w, key);
-    }
+    mbp__sink out = sink_of(w);
+    mbp__sink_end(&out, a, b);
 }
 
-/* For a backend that gives up on an incremental frame and runs a full one instead (the tree,
- * when the pair set fills up with candidates): forgets the candidates inserted this frame, so
- * they take no room. They were not pairs before (no MBP__PREV), so no event depends on them. */
 void mbp__drop_new_candidates(mbp_world *w)
 {
-    mbp_pairset *ps = &w->pairs;
-    for (uint32_t k = 0; k < ps->count;) {
-        if ((ps->flag[k] & (MBP__NEW | MBP__PREV)) == MBP__NEW) {
-            mbp__pairs_remove_at(ps, k); /* the last entry moves to k: look at k again */
-        } else {
-            k++;
-        }
-    }
+    mbp__sink out = sink_of(w);
+    mbp__sink_drop_new(&out);
 }
 
 bool mbp__pairs_overflowed(const mbp_world *w)
@@ -647,8 +581,8 @@ static void drop_gone(mbp_world *w)
     }
 }
 
-/* The rest: tests again the pairs with a moved body or new (unless a full frame decided them
- * already), records begin and end events. Returns the pairs that overlap. A function of its own,
+/* The rest: tests again the pairs with a moved body or new (in a full frame, only those the
+ * sink left undecided), records begin and end events. Returns the pairs that overlap. A function of its own,
  * with no call on its common path: the loop keeps its variables in registers. */
 MBP__LOOP uint32_t test_pairs(mbp_world *w, bool full, bool exact)
 {
@@ -658,7 +592,8 @@ MBP__LOOP uint32_t test_pairs(mbp_world *w, bool full, bool exact)
     const mbp_pair *pairs = ps->pair;
     uint8_t *pflag = ps->flag;
     const uint32_t n = ps->count;
-    const uint32_t test = full ? 0u : (uint32_t)(MBP__NEW | MBP__DIRTY); /* NEW: pair flag */
+    /* NEW is a pair flag, DIRTY a body flag: a full frame decided every pair but the NEW ones. */
+    const uint32_t test = full ? (uint32_t)MBP__NEW : (uint32_t)(MBP__NEW | MBP__DIRTY);
     uint32_t hits = 0u;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t a = pairs[k].a, b = pairs[k].b;
@@ -693,8 +628,8 @@ static uint32_t apply_log(mbp_world *w)
 {
     mbp_pairset *ps = &w->pairs;
     uint32_t hits = ps->hits;
-    for (uint32_t j = 0; j < w->log_count; j++) {
-        uint32_t key = w->log[j];
+    for (uint32_t j = 0; j < ps->log_count; j++) {
+        uint32_t key = ps->log[j];
         int32_t k = mbp__pairs_find(ps, key);
         if (k < 0) {
             continue; /* started and ended in this update: no event */
@@ -721,13 +656,15 @@ mbp_status mbp_update(mbp_world *w)
     mbp_pairset *ps = &w->pairs;
     /* The overflow of the last frame tells an incremental backend to rebuild; keep it until the
      * backend has run. */
-    w->full_frame = 0u;
-    w->touched = 0u;
-    w->dropped = 0u;
+    ps->full_frame = 0u;
+    ps->touched = 0u;
+    ps->dropped = 0u;
+    ps->log_count = 0u;
     w->stats.tests = 0u;
-    w->log_count = 0u;
     bool was_whole = w->stats.lost_pairs == 0u; /* the last update stored every pair */
-    mbp_status st = mbp__backend_update(w);
+    mbp__sink out = sink_of(w);
+    mbp_status st = mbp__backend_update(w, &out);
+    w->stats.tests += out.tests;
     uint32_t lost = ps->lost;
     ps->lost = 0u;
     w->stats.begun = w->stats.ended = w->stats.lost_events = 0u;
@@ -736,18 +673,18 @@ mbp_status mbp_update(mbp_world *w)
     /* Nothing moved, nothing was removed, the backend changed no candidate and no pair was lost
      * now or in the last update: every pair and flag is as the last update left it, so there is
      * nothing to walk (a static frame costs the backend's update only). */
-    bool same = w->touched == 0u && w->dirty_count == 0u && w->dying_head == 0u && lost == 0u &&
+    bool same = ps->touched == 0u && w->dirty_count == 0u && w->dying_head == 0u && lost == 0u &&
                 was_whole;
     /* The log settles the frame when it holds every change, the pairs need no exact test, no
      * body was removed (their pairs end in the walk) and no pair was lost now or before. */
     bool logged = !same && mbp__backend_exact(w) && w->special == 0u && w->dying_head == 0u &&
-                  w->log_count <= (uint32_t)MBP_PAIR_LOG && lost == 0u && was_whole;
-    if (!same && !logged && (w->dropped != 0u || w->dying_head != 0u)) {
+                  ps->log_count <= (uint32_t)MBP_PAIR_LOG && lost == 0u && was_whole;
+    if (!same && !logged && (ps->dropped != 0u || w->dying_head != 0u)) {
         drop_gone(w);
     }
     uint32_t hits = same     ? ps->hits
                     : logged ? apply_log(w)
-                             : test_pairs(w, w->full_frame != 0u, mbp__backend_exact(w));
+                             : test_pairs(w, ps->full_frame != 0u, mbp__backend_exact(w));
     ps->hits = hits;
     if (!same) {
         ps->split = (uint8_t)(hits == ps->count ? 1u : 0u);

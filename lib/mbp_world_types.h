@@ -29,6 +29,13 @@ typedef struct mbp_pairset {
     uint32_t hits;                     /* entries reported as overlapping */
     uint32_t lost;                     /* inserts refused this frame */
     uint8_t split;                     /* the hits are pair[0..hits): the rest are not hits */
+    /* This update's record of what the backend reported (mbp_bp.h's pair sink). */
+    uint8_t full_frame; /* this update reports every pair anew */
+    uint8_t touched;    /* the backend started or ended a candidate */
+    uint8_t dropped;    /* the backend ended a candidate, or rebuilt */
+    uint32_t log_count; /* pairs whose candidate state changed; past MBP_PAIR_LOG: too many to
+                         * log, the update walks the pair set */
+    uint32_t log[MBP_PAIR_LOG]; /* their keys (a pair may stand more than once) */
 } mbp_pairset;
 
 /* Backend states: each backend's file declares its own; a world holds the one it uses. */
@@ -121,14 +128,8 @@ typedef struct mbp_world {
     mbp_pairset pairs;
     mbp_pair events[MBP_MAX_EVENTS]; /* begun from the front, ended from the back */
     mbp_stats stats;
-    uint8_t full_frame;   /* set by the backend: this frame reports every pair anew */
-    uint8_t touched;      /* the backend started or ended a candidate in this update */
-    uint8_t dropped;      /* the backend ended a candidate, or rebuilt, in this update */
     uint8_t special;      /* a body has had a sphere, shape, fast or filter flag since mbp_init():
                            * the pairs of moved bodies need their exact test again */
-    uint32_t log_count;   /* pairs whose candidate state changed in this update; past
-                           * MBP_PAIR_LOG: too many to log, the update walks the pair set */
-    uint32_t log[MBP_PAIR_LOG]; /* their keys (a pair may stand more than once) */
 
     mbp_backend_state be;
 } mbp_world;

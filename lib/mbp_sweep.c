@@ -20,21 +20,21 @@
  * scan up to the query max: O(log n + bodies in the window) when no body moved since the update;
  * bodies that did are skipped (the core tests them), and can only widen the window.
  */
-#include "mbp_internal.h"
+#include "mbp_bp.h"
 
 #if MBP_WITH_SWEEP
 
-static mbp_scalar min_of(const mbp_world *w, uint16_t body, uint8_t ax)
+static mbp_scalar min_of(const mbp_aabb *box, uint16_t body, uint8_t ax)
 {
-    return w->box[body].min[ax];
+    return box[body].min[ax];
 }
 
 /* Removes bodies no longer active (removed since the last update) from order[]. */
-static void compact(mbp_world *w, mbp_sweep_state *s)
+static void compact(mbp_sweep_state *s, const mbp__bodies *v)
 {
     uint16_t j = 0u;
     for (uint16_t i = 0u; i < s->count; i++) {
-        if (mbp__active(w, s->order[i])) {
+        if (mbp__in(v, s->order[i])) {
             s->order[j++] = s->order[i];
         }
     }
@@ -45,7 +45,7 @@ static void compact(mbp_world *w, mbp_sweep_state *s)
 #if MBP_DIM > 1
 /* The axis along which the centres (min + max, twice the centre) spread most; the current axis
  * is kept unless another spreads 25% more. */
-static uint8_t pick_axis(const mbp_world *w, const mbp_sweep_state *s)
+static uint8_t pick_axis(const mbp_sweep_state *s, const mbp_aabb *box)
 {
 #if MBP_SCALAR == MBP_FIXED
     typedef int64_t wide;
@@ -57,11 +57,11 @@ static uint8_t pick_axis(const mbp_world *w, const mbp_sweep_state *s)
         return s->axis < MBP_DIM ? s->axis : 0u;
     }
     for (int k = 0; k < MBP_DIM; k++) {
-        const mbp_aabb *b = &w->box[s->order[0]];
+        const mbp_aabb *b = &box[s->order[0]];
         lo[k] = hi[k] = (wide)b->min[k] + (wide)b->max[k];
     }
     for (uint16_t i = 1u; i < s->count; i++) {
-        const mbp_aabb *b = &w->box[s->order[i]];
+        const mbp_aabb *b = &box[s->order[i]];
         for (int k = 0; k < MBP_DIM; k++) {
             wide c = (wide)b->min[k] + (wide)b->max[k];
             lo[k] = c < lo[k] ? c : lo[k];
@@ -83,15 +83,15 @@ static uint8_t pick_axis(const mbp_world *w, const mbp_sweep_state *s)
 
 /* Insertion sort of order[] by min on ax; false when it gave up after `budget` moves (order[]
  * is then still a permutation, partly sorted). */
-static bool insertion_sort(const mbp_world *w, mbp_sweep_state *s, uint8_t ax, uint32_t budget)
+static bool insertion_sort(mbp_sweep_state *s, const mbp_aabb *box, uint8_t ax, uint32_t budget)
 {
     uint16_t *o = s->order;
     uint32_t moves = 0u;
     for (uint16_t i = 1u; i < s->count; i++) {
         uint16_t v = o[i];
-        mbp_scalar key = min_of(w, v, ax);
+        mbp_scalar key = min_of(box, v, ax);
         uint16_t j = i;
-        while (j > 0u && min_of(w, o[j - 1u], ax) > key) {
+        while (j > 0u && min_of(box, o[j - 1u], ax) > key) {
             o[j] = o[j - 1u];
             j--;
         }
@@ -106,17 +106,17 @@ static bool insertion_sort(const mbp_world *w, mbp_sweep_state *s, uint8_t ax, u
     return true;
 }
 
-static void sift_down(const mbp_world *w, uint16_t *o, uint32_t root, uint32_t n, uint8_t ax)
+static void sift_down(const mbp_aabb *box, uint16_t *o, uint32_t root, uint32_t n, uint8_t ax)
 {
     for (;;) {
         uint32_t child = 2u * root + 1u;
         if (child >= n) {
             return;
         }
-        if (child + 1u < n && min_of(w, o[child], ax) < min_of(w, o[child + 1u], ax)) {
+        if (child + 1u < n && min_of(box, o[child], ax) < min_of(box, o[child + 1u], ax)) {
             child++;
         }
-        if (!(min_of(w, o[root], ax) < min_of(w, o[child], ax))) {
+        if (!(min_of(box, o[root], ax) < min_of(box, o[child], ax))) {
             return;
         }
         uint16_t t = o[root];
@@ -126,28 +126,28 @@ static void sift_down(const mbp_world *w, uint16_t *o, uint32_t root, uint32_t n
     }
 }
 
-static void heap_sort(const mbp_world *w, uint16_t *o, uint32_t n, uint8_t ax)
+static void heap_sort(const mbp_aabb *box, uint16_t *o, uint32_t n, uint8_t ax)
 {
     if (n < 2u) {
         return;
     }
     for (uint32_t i = n / 2u; i-- > 0u;) {
-        sift_down(w, o, i, n, ax);
+        sift_down(box, o, i, n, ax);
     }
     for (uint32_t end = n - 1u; end > 0u; end--) {
         uint16_t t = o[0];
         o[0] = o[end];
         o[end] = t;
-        sift_down(w, o, 0u, end, ax);
+        sift_down(box, o, 0u, end, ax);
     }
 }
 
-mbp_status mbp__sweep_init(mbp_world *w)
+mbp_status mbp__sweep_init(mbp_sweep_state *s, const mbp_params *p)
 {
-    mbp_sweep_state *s = &w->be.sweep;
-    if (w->params.sweep_axis >= MBP_DIM && w->params.sweep_axis != MBP_AXIS_AUTO) {
+    if (p->sweep_axis >= MBP_DIM && p->sweep_axis != MBP_AXIS_AUTO) {
         return MBP_E_PARAM;
     }
+    s->want_axis = p->sweep_axis;
     s->count = 0u;
     s->sorted = 0u;
     s->axis = MBP_AXIS_AUTO;
@@ -158,32 +158,33 @@ mbp_status mbp__sweep_init(mbp_world *w)
     return MBP_OK;
 }
 
-mbp_status mbp__sweep_add(mbp_world *w, uint16_t i)
+mbp_status mbp__sweep_add(mbp_sweep_state *s, uint16_t i, const mbp_aabb *box)
 {
-    mbp_sweep_state *s = &w->be.sweep;
+    (void)box; /* read at the update, from the view */
     /* Live and dying bodies have distinct indices, so this cannot fill. */
     MBP__ASSERT(s->count < MBP_MAX_BODIES);
     s->order[s->count++] = i;
     return MBP_OK;
 }
 
-void mbp__sweep_remove(mbp_world *w, uint16_t i)
+void mbp__sweep_remove(mbp_sweep_state *s, uint16_t i, const mbp_aabb *last)
 {
     (void)i;
-    w->be.sweep.removed = 1u;
+    (void)last;
+    s->removed = 1u;
 }
 
-mbp_status mbp__sweep_update(mbp_world *w)
+mbp_status mbp__sweep_update(mbp_sweep_state *s, const mbp__bodies *v, mbp__sink *out)
 {
-    mbp_sweep_state *s = &w->be.sweep;
-    if (w->dirty_count == 0u && !s->removed && !mbp__pairs_overflowed(w)) {
-        return MBP_OK; /* nothing changed: the core keeps the last frame's pairs as they are */
+    const mbp_aabb *box = v->box;
+    if (v->moved_count == 0u && !s->removed && !mbp__sink_overflowed(out)) {
+        return MBP_OK; /* nothing changed: the world keeps the last frame's pairs as they are */
     }
     if (s->removed) {
-        compact(w, s);
+        compact(s, v);
     }
 #if MBP_DIM > 1
-    uint8_t ax = w->params.sweep_axis == MBP_AXIS_AUTO ? pick_axis(w, s) : w->params.sweep_axis;
+    uint8_t ax = s->want_axis == MBP_AXIS_AUTO ? pick_axis(s, box) : s->want_axis;
 #else
     uint8_t ax = 0u;
 #endif
@@ -193,29 +194,29 @@ mbp_status mbp__sweep_update(mbp_world *w)
         log2n++;
     }
     /* A heap sort costs about 2 n log2 n comparisons: beyond n log2 n moves, switch to it. */
-    if (ax != s->axis || !insertion_sort(w, s, ax, n * log2n + 16u)) {
+    if (ax != s->axis || !insertion_sort(s, box, ax, n * log2n + 16u)) {
         if (ax != s->axis) {
             s->shifts_last = 0u;
         }
-        heap_sort(w, s->order, n, ax);
+        heap_sort(box, s->order, n, ax);
         s->heap_sorts++;
     }
     s->axis = ax;
     s->sorted = s->count;
 
-    mbp__full_frame(w, false);
+    mbp__sink_full_frame(out, false);
     uint32_t tests = 0u;
     mbp_scalar ext = 0;
     const uint16_t *o = s->order;
     for (uint32_t i = 0u; i < n; i++) {
         uint16_t a = o[i];
-        const mbp_aabb *ba = &w->box[a];
+        const mbp_aabb *ba = &box[a];
         mbp_scalar hi = ba->max[ax];
         mbp_scalar e = hi - ba->min[ax];
         ext = e > ext ? e : ext;
         for (uint32_t j = i + 1u; j < n; j++) {
             uint16_t b = o[j];
-            const mbp_aabb *bb = &w->box[b];
+            const mbp_aabb *bb = &box[b];
             if (bb->min[ax] > hi) {
                 break;
             }
@@ -228,27 +229,27 @@ mbp_status mbp__sweep_update(mbp_world *w)
                 }
             }
             if (in) {
-                mbp__candidate(w, a, b);
+                mbp__sink_begin(out, a, b);
             }
         }
     }
     s->ext = ext;
-    w->stats.tests = tests;
+    out->tests = tests;
     return MBP_OK;
 }
 
 /* Bodies moved since the update are out of place in order[]; they are skipped, and the search
  * treats them as "not before the key", which can only start the scan earlier. */
-static bool stale(const mbp_world *w, uint16_t i)
+static bool stale(const mbp__bodies *v, uint16_t i)
 {
-    return (w->flags[i] & MBP__DIRTY) != 0u;
+    return (v->flags[i] & MBP__DIRTY) != 0u;
 }
 
-void mbp__sweep_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx)
+void mbp__sweep_query(const mbp_sweep_state *s, const mbp__bodies *v, const mbp_aabb *box,
+                      mbp__visit_fn fn, void *ctx)
 {
-    const mbp_sweep_state *s = &w->be.sweep;
     if (s->sorted == 0u) {
-        return; /* no update yet: every body is dirty, and the core tests those */
+        return; /* no update yet: every body is dirty, and the world tests those */
     }
     uint8_t ax = s->axis;
     mbp_scalar from = mbp_add_sat(box->min[ax], -s->ext);
@@ -256,7 +257,7 @@ void mbp__sweep_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn,
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2u;
         uint16_t b = s->order[mid];
-        if (!stale(w, b) && min_of(w, b, ax) < from) {
+        if (!stale(v, b) && min_of(v->box, b, ax) < from) {
             lo = mid + 1u;
         } else {
             hi = mid;
@@ -264,13 +265,13 @@ void mbp__sweep_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn,
     }
     for (uint32_t i = lo; i < s->sorted; i++) {
         uint16_t b = s->order[i];
-        if (stale(w, b)) {
+        if (stale(v, b)) {
             continue;
         }
-        if (min_of(w, b, ax) > box->max[ax]) {
+        if (min_of(v->box, b, ax) > box->max[ax]) {
             break;
         }
-        if (w->box[b].max[ax] >= box->min[ax]) {
+        if (v->box[b].max[ax] >= box->min[ax]) {
             fn(ctx, b);
         }
     }

@@ -6,13 +6,14 @@
 
 /* 1 once this backend takes (state, view, sink) as mbp_bp.h describes (the rework of the
  * backend interface; the dispatch in mbp_backend.c follows it). */
-#define MBP__SWEEP_LAYERED 0
+#define MBP__SWEEP_LAYERED 1
 
 typedef struct mbp_sweep_state {
     uint16_t order[MBP_MAX_BODIES]; /* body indices; [0, sorted) ascending by box min on axis */
     uint16_t count;                 /* entries in order[] (bodies added since the update last) */
     uint16_t sorted;                /* entries sorted by the last update: what queries search */
     uint8_t axis;                   /* axis of the last update; MBP_AXIS_AUTO before the first */
+    uint8_t want_axis;              /* params.sweep_axis: an axis, or MBP_AXIS_AUTO */
     uint8_t removed;                /* a body was removed since the last update: compact */
     mbp_scalar ext;                 /* largest box extent on axis at the last update */
     uint32_t shifts_last;           /* insertion-sort moves of the last update (tests, bench) */

@@ -62,7 +62,8 @@ typedef enum mbp_backend {
     MBP_GRID,      /* uniform grid over a bounded world */
     MBP_HASH,      /* spatial hash, unbounded world */
     MBP_HGRID,     /* hierarchical grid, mixed sizes */
-    MBP_TREE       /* dynamic AABB tree with fat leaves */
+    MBP_TREE,      /* dynamic AABB tree with fat leaves */
+    MBP_QUADTREE   /* loose quadtree (2D) / octree (3D) over a bounded world, mixed sizes */
 } mbp_backend;
 
 /* Axis-aligned box: min[k] <= max[k] on every axis k. */
@@ -207,6 +208,19 @@ typedef struct mbp_params {
      * Default: origin 0, as many cells per axis as MBP_GRID_MAX_CELLS allows for a square/cube. */
     mbp_scalar grid_origin[MBP_DIM];
     uint16_t grid_cells[MBP_DIM];
+    /* Quadtree (octree): the world box is the square (cube) of edge quadtree_cell *
+     * 2^quadtree_depth from the min corner quadtree_origin (each within the range). A body lives
+     * in the node of the cell holding its centre, at the deepest level whose cell edge is at
+     * least its largest edge; a body whose centre is outside the world box, or larger than it,
+     * lives in the root (exact, but tested against every body whose walk passes the root).
+     * quadtree_cell: the finest cell's edge, coordinate units, > 0 (fixed: >= 1 raw unit and
+     * quadtree_cell * 2^quadtree_depth < 2^32 raw units; float: >= 2^-40); quadtree_depth:
+     * 0..15 levels below the root. About the usual body's size for the cell, and a depth to
+     * cover the world. Default: cell 4 units, depth 6 (fewer in fixed point when 256 units
+     * would pass 2^32 raw units), the world box centred on 0. */
+    mbp_scalar quadtree_origin[MBP_DIM];
+    mbp_scalar quadtree_cell;
+    uint8_t quadtree_depth;
     /* Hash, hgrid: buckets used, a power of two 1..MBP_HASH_BUCKETS (default); fewer only to
      * test hash collisions. */
     uint32_t hash_buckets;

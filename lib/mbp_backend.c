@@ -39,6 +39,9 @@ bool mbp__backend_compiled(mbp_backend b)
 #if MBP_WITH_TREE
     case MBP_TREE:
 #endif
+#if MBP_WITH_QUADTREE
+    case MBP_QUADTREE:
+#endif
         return true;
     default:
         return false;
@@ -96,6 +99,10 @@ mbp_status mbp__backend_init(mbp_world *w)
         return mbp__tree_init(w);
 #endif
 #endif
+#if MBP_WITH_QUADTREE
+    case MBP_QUADTREE:
+        return mbp__quadtree_init(&w->be.quadtree, &w->params);
+#endif
     default:
         return MBP_OK;
     }
@@ -152,14 +159,18 @@ mbp_status mbp__backend_add(mbp_world *w, uint16_t i)
         return mbp__tree_add(w, i);
 #endif
 #endif
+#if MBP_WITH_QUADTREE
+    case MBP_QUADTREE:
+        return mbp__quadtree_add(&w->be.quadtree, i, &w->box[i]);
+#endif
     default:
         (void)i;
         return MBP_OK;
     }
 }
 
-/* Called only for the backends mbp__backend_wants_moves() names: the grid, the hash and, as the
- * default, the hgrid. */
+/* Called only for the backends mbp__backend_wants_moves() names: the grid, the hash, the
+ * quadtree and, as the default, the hgrid. */
 mbp_status mbp__backend_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
 {
     switch (w->params.backend) {
@@ -178,6 +189,10 @@ mbp_status mbp__backend_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
 #else
         return mbp__hash_move(w, i, old);
 #endif
+#endif
+#if MBP_WITH_QUADTREE
+    case MBP_QUADTREE:
+        return mbp__quadtree_move(&w->be.quadtree, i, old, &w->box[i]);
 #endif
     default:
 #if MBP_WITH_HGRID
@@ -257,6 +272,11 @@ void mbp__backend_remove(mbp_world *w, uint16_t i)
         break;
 #endif
 #endif
+#if MBP_WITH_QUADTREE
+    case MBP_QUADTREE:
+        mbp__quadtree_remove(&w->be.quadtree, i, &w->box[i]);
+        break;
+#endif
     default:
         (void)i;
         break;
@@ -320,6 +340,10 @@ mbp_status mbp__backend_update(mbp_world *w, mbp__sink *out)
         (void)out;
         return mbp__tree_update(w);
 #endif
+#endif
+#if MBP_WITH_QUADTREE
+    case MBP_QUADTREE:
+        return mbp__quadtree_update(&w->be.quadtree, &v, out);
 #endif
     default: /* brute force: mbp_init() accepts only the backends compiled in */
 #if MBP_WITH_BRUTE
@@ -388,6 +412,11 @@ void mbp__backend_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn f
 #else
         mbp__tree_query(w, box, fn, ctx);
 #endif
+        break;
+#endif
+#if MBP_WITH_QUADTREE
+    case MBP_QUADTREE:
+        mbp__quadtree_query(&w->be.quadtree, &v, box, fn, ctx);
         break;
 #endif
     default: /* brute force, as in mbp__backend_update() */

@@ -334,8 +334,30 @@
 #undef MBP_TREE_STACK
 #define MBP_TREE_STACK (MBP_TREE_HEIGHT_MAX + 1)
 #endif
+#ifndef MBP_WITH_QUADTREE
+#define MBP_WITH_QUADTREE 1
+#endif
+#if (0 - MBP_WITH_QUADTREE - 1) == 1 && (MBP_WITH_QUADTREE + 0) != -2 || \
+    (MBP_WITH_QUADTREE + 0) != 0 && (MBP_WITH_QUADTREE + 0) != 1
+#error "MBP_WITH_QUADTREE must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
+#undef MBP_WITH_QUADTREE
+#define MBP_WITH_QUADTREE 1
+#endif
+/* Quadtree (octree) only: the node pool, 18 (2D) or 28 (3D) bytes a node. A body needs the
+ * nodes of the path from the root to its node; bodies close together share them. When the pool
+ * cannot supply a path, add and move return MBP_E_NOROOM (nothing is dropped). Default: 2 per
+ * body (at most 65534). */
+#ifndef MBP_QUADTREE_NODES
+#define MBP_QUADTREE_NODES (2 * MBP_MAX_BODIES <= 65534 ? 2 * MBP_MAX_BODIES : 65534)
+#endif
+#if MBP_WITH_QUADTREE && ((0 - MBP_QUADTREE_NODES - 1) == 1 && (MBP_QUADTREE_NODES + 0) != -2 || \
+                          (MBP_QUADTREE_NODES + 0) < 1 || (MBP_QUADTREE_NODES + 0) > 65534)
+#error "MBP_QUADTREE_NODES must be 1..65534: set it in your MBP_CONFIG_FILE"
+#undef MBP_QUADTREE_NODES
+#define MBP_QUADTREE_NODES 64
+#endif
 #if !(MBP_WITH_BRUTE || MBP_WITH_SWEEP || MBP_WITH_SAP || MBP_WITH_GRID || MBP_WITH_HASH || \
-      MBP_WITH_HGRID || MBP_WITH_TREE)
+      MBP_WITH_HGRID || MBP_WITH_TREE || MBP_WITH_QUADTREE)
 #error "no backend compiled in: set at least one MBP_WITH_<backend> to 1"
 #endif
 

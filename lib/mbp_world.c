@@ -82,6 +82,22 @@ void mbp_params_default(mbp_params *p)
         p->grid_origin[k] = 0;
         p->grid_cells[k] = (uint16_t)(side < 65535u ? side : 65535u);
     }
+    /* Quadtree: cells of 4 units, 6 levels (fewer while the world passes 2^32 raw units), the
+     * world box centred on 0 (its corner clamped to the range). */
+    p->quadtree_cell = 4 * MBP_ONE;
+#if MBP_SCALAR == MBP_FIXED
+    /* 4 units are 2^(frac + 2) raw units: the world 2^(frac + 2 + depth) < 2^32. */
+#define MBP__QT_DEPTH (MBP_FIXED_FRAC_BITS > 23 ? 29 - MBP_FIXED_FRAC_BITS : 6)
+#define MBP__QT_HALF ((int64_t)1 << (MBP_FIXED_FRAC_BITS + 1 + MBP__QT_DEPTH))
+    p->quadtree_depth = (uint8_t)MBP__QT_DEPTH;
+    mbp_scalar corner = (mbp_scalar)-(MBP__QT_HALF > MBP_RANGE ? MBP_RANGE : MBP__QT_HALF);
+#else
+    p->quadtree_depth = 6u;
+    mbp_scalar corner = -128 * MBP_ONE;
+#endif
+    for (int k = 0; k < MBP_DIM; k++) {
+        p->quadtree_origin[k] = corner;
+    }
 #if MBP_WITH_SAP
     p->backend = MBP_SAP;
 #elif MBP_WITH_TREE
@@ -828,6 +844,8 @@ const char *mbp_backend_name(mbp_backend b)
         return "hgrid";
     case MBP_TREE:
         return "tree";
+    case MBP_QUADTREE:
+        return "quadtree";
     default:
         return "?";
     }

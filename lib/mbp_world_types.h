@@ -54,6 +54,9 @@ typedef struct mbp_pairset {
 #if MBP_WITH_TREE
 #include "mbp_tree.h"
 #endif
+#if MBP_WITH_QUADTREE
+#include "mbp_quadtree.h"
+#endif
 
 typedef union mbp_backend_state {
     uint8_t none; /* brute force keeps nothing */
@@ -71,6 +74,9 @@ typedef union mbp_backend_state {
 #endif
 #if MBP_WITH_TREE
     mbp_tree_state tree;
+#endif
+#if MBP_WITH_QUADTREE
+    mbp_quadtree_state quadtree;
 #endif
 } mbp_backend_state;
 

@@ -235,8 +235,8 @@ DEMO_HDR := examples/demo/svg.h
 
 .PHONY: demo demo-image demo-run demo-check
 demo-check:
-	@[ -z "$(BACKEND)" ] || case " brute sweep sap grid hash hgrid tree " in *" $(BACKEND) "*) ;; \
-	  *) echo "demo: BACKEND=$(BACKEND): use one of brute sweep sap grid hash hgrid tree"; exit 1;; esac
+	@[ -z "$(BACKEND)" ] || case " brute sweep sap grid hash hgrid tree quadtree " in *" $(BACKEND) "*) ;; \
+	  *) echo "demo: BACKEND=$(BACKEND): use one of brute sweep sap grid hash hgrid tree quadtree"; exit 1;; esac
 ifeq ($(DEMO_TARGET),host)
 build/demo/host/demo-$(DEMO_NAME): $(LIB_SRC) $(LIB_HDR) $(DEMO_SRC) $(DEMO_HDR) $(HOST_PORT_SRCS)
 	@mkdir -p $(@D)

@@ -24,6 +24,9 @@ const mbp_backend diff_backends[] = {
 #if MBP_WITH_TREE
     MBP_TREE,
 #endif
+#if MBP_WITH_QUADTREE
+    MBP_QUADTREE,
+#endif
 };
 const uint32_t diff_backend_count = sizeof diff_backends / sizeof diff_backends[0];
 

@@ -222,7 +222,7 @@ static void scene(mbp_backend b, uint32_t seed)
 TEST(stack_peaks_of_the_public_functions_stay_within_their_static_bounds)
 {
     uint32_t backends = 0u;
-    for (int b = (int)MBP_BRUTE; b <= (int)MBP_TREE && !mbp_test_failed(); b++) {
+    for (int b = (int)MBP_BRUTE; b <= (int)MBP_QUADTREE && !mbp_test_failed(); b++) {
         mbp_params p;
         mbp_params_default(&p);
         p.backend = (mbp_backend)b;

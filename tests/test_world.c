@@ -414,7 +414,7 @@ TEST(backend_names_name_every_backend)
     CHECK(mbp_backend_name(MBP_TREE)[0] == 't' && mbp_backend_name(MBP_SAP)[2] == 'p');
     CHECK(mbp_backend_name((mbp_backend)0)[0] == '?');
     CHECK(mbp_backend_name((mbp_backend)99)[0] == '?');
-    for (int b = MBP_BRUTE; b <= MBP_TREE; b++) {
+    for (int b = MBP_BRUTE; b <= MBP_QUADTREE; b++) {
         CHECK(mbp_backend_name((mbp_backend)b)[0] != '?');
     }
 }

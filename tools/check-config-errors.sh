@@ -50,8 +50,8 @@ expect '' -DMBP_WITH_OBB=1 -DMBP_WITH_KDOP=1 -DMBP_WITH_CAPSULE=1 -DMBP_WITH_FAS
 
 # Every boolean option accepts only 0 and 1, and an empty #define gets the same readable message.
 for o in MBP_WITH_SPHERES MBP_WITH_BRUTE MBP_WITH_SWEEP MBP_WITH_SAP MBP_SAP_QUANTIZED \
-    MBP_WITH_GRID MBP_WITH_HASH MBP_WITH_HGRID MBP_WITH_TREE MBP_WITH_OBB MBP_WITH_KDOP \
-    MBP_WITH_CAPSULE MBP_WITH_FAST MBP_ASSERT; do
+    MBP_WITH_GRID MBP_WITH_HASH MBP_WITH_HGRID MBP_WITH_TREE MBP_WITH_QUADTREE MBP_WITH_OBB \
+    MBP_WITH_KDOP MBP_WITH_CAPSULE MBP_WITH_FAST MBP_ASSERT; do
     expect "$o $B01" "-D$o=2"
     expect "$o $B01" "-D$o=-1"
     expect "$o $B01" "-D$o="
@@ -73,6 +73,7 @@ expect 'MBP_GRID_MAX_CELLS_PER_BODY must be 1..1024' -DMBP_GRID_MAX_CELLS_PER_BO
 expect 'MBP_HASH_BUCKETS must be a power of two' -DMBP_HASH_BUCKETS=1000
 expect 'MBP_HGRID_LEVELS must be 1..16' -DMBP_HGRID_LEVELS=17
 expect 'MBP_TREE_STACK must be MBP_TREE_HEIGHT_MAX+1..64' -DMBP_TREE_STACK=2
+expect 'MBP_QUADTREE_NODES must be 1..65534' -DMBP_QUADTREE_NODES=0
 expect 'MBP_MAX_SHAPES must be 1..MBP_MAX_BODIES' -DMBP_WITH_OBB=1 -DMBP_MAX_SHAPES=0
 
 # A derived value names where it came from, and only when its backend is compiled in.
@@ -85,10 +86,12 @@ expect '' -DMBP_MAX_BODIES=40000 -DMBP_WITH_TREE=0 -DMBP_WITH_GRID=0 -DMBP_WITH_
 # Options of a backend that is left out are not checked.
 expect '' -DMBP_WITH_HGRID=0 -DMBP_HGRID_LEVELS=99
 expect '' -DMBP_WITH_TREE=0 -DMBP_TREE_STACK=1
+expect '' -DMBP_WITH_QUADTREE=0 -DMBP_QUADTREE_NODES=0
 
 # One message per mistake, and two mistakes give two messages.
 expect 'no backend compiled in' -DMBP_WITH_BRUTE=0 -DMBP_WITH_SWEEP=0 -DMBP_WITH_SAP=0 \
-    -DMBP_WITH_GRID=0 -DMBP_WITH_HASH=0 -DMBP_WITH_HGRID=0 -DMBP_WITH_TREE=0
+    -DMBP_WITH_GRID=0 -DMBP_WITH_HASH=0 -DMBP_WITH_HGRID=0 -DMBP_WITH_TREE=0 \
+    -DMBP_WITH_QUADTREE=0
 "$CC" -std=c99 -fsyntax-only -Ilib -Iport -DMBP_MAX_BODIES=0 -DMBP_WITH_SAP=2 "$tmp/tu.c" \
     >"$tmp/out" 2>&1
 if [ "$(grep -c 'error:' "$tmp/out")" -eq 2 ] &&

@@ -39,7 +39,7 @@ platform_table() {
         if ($8 != "1") bad = bad " " key
     }
     END {
-        split("brute sweep sap grid hash hgrid tree", order, " ")
+        split("brute sweep sap grid hash hgrid tree quadtree", order, " ")
         nsc = split("sparse dense cluster teleport static calm mixed level smash", scenes, " ")
         nn = 0; for (n in ns) list[++nn] = n + 0
         for (i = 1; i <= nn; i++) for (j = i + 1; j <= nn; j++) if (list[j] < list[i]) { t = list[i]; list[i] = list[j]; list[j] = t }
@@ -76,7 +76,7 @@ recorded_table() {
         printf "| backend |"; for (s = 1; s <= nsc; s++) if (scenes[s] in n) printf " %s, %d bodies |", scenes[s], n[scenes[s]]
         printf "\n|---|"; for (s = 1; s <= nsc; s++) if (scenes[s] in n) printf "---:|"
         printf "\n"
-        split("brute sweep sap grid hash hgrid tree", order, " ")
+        split("brute sweep sap grid hash hgrid tree quadtree", order, " ")
         for (o = 1; o <= 7; o++) {
             b = order[o]; if (!(b in be)) continue
             printf "| %s |", b
@@ -169,7 +169,7 @@ guide_table() {
     }
     file == 2 && $2 == "cortex-m4" && $3 == "2d_float_" n { fl[$1] = $4; rb[$1] = $6; be[$1] = 1 }
     END {
-        split("brute sweep sap grid hash hgrid tree", order, " ")
+        split("brute sweep sap grid hash hgrid tree quadtree", order, " ")
         nsc = split("sparse dense cluster teleport static calm mixed level smash", scenes, " ")
         printf "| backend |"; for (s = 1; s <= nsc; s++) printf " %s |", scenes[s]
         printf " flash bytes | RAM bytes per body |\n|---|"

@@ -2,7 +2,7 @@
 /* demo.c: 200 bodies bouncing in a box, and the mbp frame loop in one file.
  *
  *   make demo                  on Cortex-M4 under QEMU (mps2-an386), the best backend compiled in
- *   make demo BACKEND=sap      another backend (brute sweep sap grid hash hgrid tree)
+ *   make demo BACKEND=sap      another backend (brute sweep sap grid hash hgrid tree quadtree)
  *   make demo TARGET=host      on this computer
  *
  * Each frame: move the bodies (the "physics" is straight lines and bounces off the walls), tell

@@ -643,7 +643,7 @@ mbp_backend fuzz_ops_backend(uint8_t first)
 {
     /* The backends compiled in, in enum order, as the library's dispatch knows them. */
     uint32_t count = 0u;
-    for (int b = MBP_BRUTE; b <= MBP_TREE; b++) {
+    for (int b = MBP_BRUTE; b <= MBP_QUADTREE; b++) {
         count += mbp__backend_compiled((mbp_backend)b) ? 1u : 0u;
     }
     uint32_t pick = (first & 0x7Fu) % count; /* bit 7: the shape operations (fuzz_ops_run) */

@@ -72,6 +72,9 @@ static const be_info k_backends[] = {
 #if MBP_WITH_TREE
     {MBP_TREE, (uint32_t)sizeof g_w.be.tree},
 #endif
+#if MBP_WITH_QUADTREE
+    {MBP_QUADTREE, (uint32_t)sizeof g_w.be.quadtree},
+#endif
 };
 #define BACKEND_COUNT (sizeof k_backends / sizeof k_backends[0])
 
@@ -186,9 +189,23 @@ static void bench_params(mbp_params *p, mbp_backend b, const bench_source *s)
         }
         p->cell_size = p->cell_size * 2;
     }
-#else
-    (void)s;
 #endif
+#if MBP_WITH_QUADTREE
+    /* The quadtree's world box: the scene's region from its min corner, finest cells of the
+     * scene's cell size, as many levels as cover the region (at most 15). */
+    p->quadtree_cell = s->cell;
+    p->quadtree_depth = 0u;
+    mbp_scalar ext = 0, edge = s->cell;
+    for (int k = 0; k < MBP_DIM; k++) {
+        p->quadtree_origin[k] = s->lo[k];
+        ext = s->hi[k] - s->lo[k] > ext ? s->hi[k] - s->lo[k] : ext;
+    }
+    while (p->quadtree_depth < 15u && edge < ext && edge <= MBP_RANGE / 2) {
+        edge = edge * 2;
+        p->quadtree_depth++;
+    }
+#endif
+    (void)s;
 }
 
 typedef enum { RUN_TIME, RUN_RECORD, RUN_CHECK } run_mode;

@@ -26,7 +26,7 @@ ${SIZE_BENCH:-8 8}
 EOF
 mkdir -p "$out"
 scalar_def=$([ "$scalar" = fixed ] && echo MBP_FIXED || echo MBP_FLOAT)
-all="brute sweep sap grid hash hgrid tree"
+all="brute sweep sap grid hash hgrid tree quadtree"
 
 # The backends on by default: ask the preprocessor.
 enabled=""

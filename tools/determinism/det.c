@@ -357,7 +357,7 @@ int main(void)
     uint64_t first = 0u;
     uint32_t runs = 0u;
     bool ok = true, same = true;
-    for (int b = (int)MBP_BRUTE; b <= (int)MBP_TREE; b++) {
+    for (int b = (int)MBP_BRUTE; b <= (int)MBP_QUADTREE; b++) {
         mbp_params p;
         mbp_params_default(&p);
         p.backend = (mbp_backend)b;

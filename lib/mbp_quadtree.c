@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: MIT */
+/* mbp_quadtree.c: the loose quadtree (2D) / octree (3D) backend.
+ *
+ * The world box is a square (cube) of edge quadtree_cell * 2^quadtree_depth from quadtree_origin:
+ * the root node. A node at depth d has the cell of edge E = quadtree_cell * 2^(depth - d) that
+ * its cell coordinates name, and up to 2^MBP_DIM children, the four (eight) halves of its cell.
+ * The tree is loose: a node holds the bodies whose centre lies in its cell and whose largest
+ * edge is at most E, so each body's box lies within its node's cell grown by E/2 on every side
+ * (the loose box, twice the cell). A body lives in exactly one node, found in O(depth) steps of
+ * integer (fixed point) or float arithmetic, with no search: the depth from its size (the
+ * deepest whose E is at least the largest edge), the cell from its centre. A body whose centre
+ * is outside the world box, or larger than the world box, lives in the root.
+ *
+ * Nodes come from a fixed pool (MBP_QUADTREE_NODES) and are taken when a body needs them (the
+ * path from the root to its node) and given back as soon as they hold no body and no child. When
+ * the pool cannot supply a path, add and move return MBP_E_NOROOM and change nothing (the world
+ * then keeps the old box): no body is ever dropped. Moves relink the body at once (mbp_bp.h's
+ * move hook) when its node changes, which most small steps do not.
+ *
+ * Pairs: every update is a full frame (mbp__sink_full_frame(out, false)): every overlapping pair
+ * is reported anew, not only the moved bodies' (the incremental form is left for later). For
+ * each body b, a walk from the root goes down into every node whose search box (its cell grown by
+ * E on every side, which holds its loose box with room for rounding, and holds its children's)
+ * meets b's box: b's ancestors, the descendants of its node, and the neighbours' subtrees whose
+ * loose boxes reach into b's (these are not on b's up and down chain, and a loose tree needs
+ * them). Bodies in nodes deeper than b's are tested against b, and in nodes as deep as b's only
+ * those of a higher index; shallower ones find b themselves. So each pair is tested once.
+ *
+ * No recursion and no stack: a walk goes from a node to its first child that meets the box, else
+ * up to the next sibling that does, using the parent links; it holds one node index.
+ * Offsets from the world's min corner are exact in fixed point (int64) and, in float, rounded
+ * monotonically, which the extra E/2 of the search box absorbs.
+ *
+ * Cost per update: about n walks of O(depth + nodes met); queries one walk. RAM: mbp_quadtree.h.
+ */
+#include "mbp_bp.h"
+
+#if MBP_WITH_QUADTREE
+
+#if MBP_SCALAR == MBP_FIXED
+typedef int64_t wide; /* an offset from the world's min corner, exact */
+#else
+typedef mbp_scalar wide;
+#endif
+
+/* Where a box lives: its depth and its cell at that depth. */
+typedef struct place {
+    uint8_t depth;
+    uint16_t cell[MBP_DIM];
+} place;
+
+/* The edge of a cell at depth d. */
+MBP__HOT wide edge_at(const mbp_quadtree_state *s, uint32_t d)
+{
+#if MBP_SCALAR == MBP_FIXED
+    return (wide)s->cell << (s->depth - d);
+#else
+    wide e = s->cell;
+    for (uint32_t l = d; l < s->depth; l++) {
+        e *= 2;
+    }
+    return e;
+#endif
+}
+
+MBP__HOT place place_of(const mbp_quadtree_state *s, const mbp_aabb *b)
+{
+    place p;
+    uint32_t fine[MBP_DIM];
+    bool inside = true;
+    wide ext = 0;
+    wide root = edge_at(s, 0u);
+    for (int k = 0; k < MBP_DIM; k++) {
+        wide e = (wide)b->max[k] - b->min[k];
+#if MBP_SCALAR == MBP_FIXED
+        wide off = (wide)b->min[k] - s->origin[k] + e / 2;
+        inside = inside && off >= 0 && off < root;
+        fine[k] = inside ? (uint32_t)off / (uint32_t)s->cell : 0u; /* off < root < 2^32 */
+#else
+        wide off = (b->min[k] - s->origin[k]) + e * 0.5f;
+        inside = inside && off >= 0 && off < root;
+        fine[k] = inside ? (uint32_t)(off * s->inv) : 0u; /* off * inv < 2^15 + rounding */
+        uint32_t last = (1u << s->depth) - 1u;
+        fine[k] = fine[k] > last ? last : fine[k];
+#endif
+        ext = e > ext ? e : ext;
+    }
+    uint32_t d = s->depth;
+    wide lim = s->cell;
+    while (d > 0u && ext > lim) {
+        d--;
+        lim *= 2;
+    }
+    p.depth = (uint8_t)(inside ? d : 0u);
+    for (int k = 0; k < MBP_DIM; k++) {
+        p.cell[k] = (uint16_t)(fine[k] >> (s->depth - p.depth));
+    }
+    return p;
+}
+
+/* The child slot of a cell in its parent: bit k is the cell's low bit on axis k. */
+MBP__HOT uint32_t slot_of(const uint16_t *cell)
+{
+    uint32_t j = 0u;
+    for (int k = 0; k < MBP_DIM; k++) {
+        j |= (uint32_t)(cell[k] & 1u) << k;
+    }
+    return j;
+}
+
+/* The node at place p, taking the missing nodes of its path from the pool; MBP_E_NOROOM (and no
+ * node taken) when the pool has too few. */
+static mbp_status node_for(mbp_quadtree_state *s, const place *p, uint16_t *out)
+{
+    uint16_t n = 0u;
+    uint32_t l = 1u;
+    uint16_t c[MBP_DIM];
+    for (; l <= p->depth; l++) {
+        for (int k = 0; k < MBP_DIM; k++) {
+            c[k] = (uint16_t)(p->cell[k] >> (p->depth - l));
+        }
+        uint16_t kid = s->node[n].kid[slot_of(c)];
+        if (kid == MBP__QT_NULL) {
+            break;
+        }
+        n = kid;
+    }
+    if (p->depth + 1u - l > (uint32_t)(s->cap - s->used)) {
+        return MBP_E_NOROOM;
+    }
+    for (; l <= p->depth; l++) {
+        uint16_t m = s->free_head;
+        mbp_qt_node *nd = &s->node[m];
+        s->free_head = nd->parent;
+        s->used++;
+        for (int k = 0; k < MBP_DIM; k++) {
+            nd->cell[k] = (uint16_t)(p->cell[k] >> (p->depth - l));
+        }
+        for (uint32_t j = 0; j < (uint32_t)MBP__QT_KIDS; j++) {
+            nd->kid[j] = MBP__QT_NULL;
+        }
+        nd->parent = n;
+        nd->head = MBP__QT_NULL;
+        nd->depth = (uint8_t)l;
+        s->node[n].kid[slot_of(nd->cell)] = m;
+        n = m;
+    }
+    *out = n;
+    return MBP_OK;
+}
+
+static void link_body(mbp_quadtree_state *s, uint16_t i, uint16_t n)
+{
+    uint16_t h = s->node[n].head;
+    s->prev[i] = MBP__QT_NULL;
+    s->next[i] = h;
+    if (h != MBP__QT_NULL) {
+        s->prev[h] = i;
+    }
+    s->node[n].head = i;
+    s->of[i] = n;
+}
+
+/* Takes body i out of its node's list; returns the node. */
+static uint16_t unlink_body(mbp_quadtree_state *s, uint16_t i)
+{
+    uint16_t n = s->of[i], a = s->prev[i], b = s->next[i];
+    if (a != MBP__QT_NULL) {
+        s->next[a] = b;
+    } else {
+        s->node[n].head = b;
+    }
+    if (b != MBP__QT_NULL) {
+        s->prev[b] = a;
+    }
+    s->of[i] = MBP__QT_NULL;
+    return n;
+}
+
+/* Gives node n and its ancestors back to the pool while they hold nothing (never the root). */
+static void prune(mbp_quadtree_state *s, uint16_t n)
+{
+    while (n != 0u && s->node[n].head == MBP__QT_NULL) {
+        const mbp_qt_node *nd = &s->node[n];
+        uint16_t any = MBP__QT_NULL;
+        for (uint32_t j = 0; j < (uint32_t)MBP__QT_KIDS; j++) {
+            any &= nd->kid[j];
+        }
+        if (any != MBP__QT_NULL) {
+            return;
+        }
+        uint16_t up = nd->parent;
+        s->node[up].kid[slot_of(nd->cell)] = MBP__QT_NULL;
+        s->node[n].parent = s->free_head;
+        s->free_head = n;
+        s->used--;
+        n = up;
+    }
+}
+
+/* ---- walks ---- */
+
+/* True when node n's search box (its cell grown by its edge on every side) meets the box whose
+ * offsets from the world's min corner are lo..hi. */
+MBP__HOT bool search_meets(const mbp_quadtree_state *s, uint16_t n, const wide *lo, const wide *hi)
+{
+    const mbp_qt_node *nd = &s->node[n];
+    wide e = edge_at(s, nd->depth);
+    bool in = true;
+    for (int k = 0; k < MBP_DIM; k++) {
+        wide c = (wide)nd->cell[k];
+        in = in && lo[k] <= (c + 2) * e && hi[k] >= (c - 1) * e;
+    }
+    return in;
+}
+
+/* The first child of n from slot j on whose search box meets lo..hi, or MBP__QT_NULL. */
+MBP__HOT uint16_t kid_from(const mbp_quadtree_state *s, uint16_t n, uint32_t j, const wide *lo,
+                           const wide *hi)
+{
+    for (; j < (uint32_t)MBP__QT_KIDS; j++) {
+        uint16_t k = s->node[n].kid[j];
+        if (k != MBP__QT_NULL && search_meets(s, k, lo, hi)) {
+            return k;
+        }
+    }
+    return MBP__QT_NULL;
+}
+
+/* The node after n, depth first, among those whose search box meets lo..hi; MBP__QT_NULL at the
+ * end. The root is always the first. */
+MBP__HOT uint16_t walk_next(const mbp_quadtree_state *s, uint16_t n, const wide *lo,
+                            const wide *hi)
+{
+    uint16_t k = kid_from(s, n, 0u, lo, hi);
+    while (k == MBP__QT_NULL && n != 0u) {
+        uint16_t up = s->node[n].parent;
+        k = kid_from(s, up, slot_of(s->node[n].cell) + 1u, lo, hi);
+        n = up;
+    }
+    return k;
+}
+
+MBP__HOT void offsets(const mbp_quadtree_state *s, const mbp_aabb *b, wide *lo, wide *hi)
+{
+    for (int k = 0; k < MBP_DIM; k++) {
+        lo[k] = (wide)b->min[k] - s->origin[k];
+        hi[k] = (wide)b->max[k] - s->origin[k];
+    }
+}
+
+/* Reports the pairs of body b with the bodies of nodes deeper than its own, and of nodes as deep
+ * with a higher index; returns the box tests made. */
+MBP__LOOP uint32_t pairs_of(const mbp_quadtree_state *s, const mbp__bodies *v, mbp__sink *out,
+                            uint16_t b)
+{
+    uint32_t tests = 0u;
+    wide lo[MBP_DIM], hi[MBP_DIM];
+    const mbp_aabb *bb = &v->box[b];
+    uint8_t depth = s->node[s->of[b]].depth;
+    offsets(s, bb, lo, hi);
+    for (uint16_t n = 0u; n != MBP__QT_NULL; n = walk_next(s, n, lo, hi)) {
+        uint8_t d = s->node[n].depth;
+        if (d < depth) {
+            continue;
+        }
+        for (uint16_t c = s->node[n].head; c != MBP__QT_NULL; c = s->next[c]) {
+            if (d > depth || c > b) {
+                tests++;
+                if (mbp__boxes_meet(bb, &v->box[c])) {
+                    mbp__sink_begin(out, b, c);
+                }
+            }
+        }
+    }
+    return tests;
+}
+
+/* ---- hooks ---- */
+
+mbp_status mbp__quadtree_init(mbp_quadtree_state *s, const mbp_params *p)
+{
+    if (p->quadtree_depth > MBP__QT_DEPTH_MAX) {
+        return MBP_E_PARAM;
+    }
+#if MBP_SCALAR == MBP_FIXED
+    if (p->quadtree_cell < 1 || ((int64_t)p->quadtree_cell << p->quadtree_depth) > 0xFFFFFFFF) {
+        return MBP_E_PARAM;
+    }
+#else
+    /* Written so that NaN fails; 2^-40 keeps offsets / cell finite, as for the grid. */
+    if (!(p->quadtree_cell >= 1.0f / 1099511627776.0f && p->quadtree_cell <= MBP_RANGE)) {
+        return MBP_E_PARAM;
+    }
+    s->inv = 1.0f / p->quadtree_cell;
+#endif
+    for (int k = 0; k < MBP_DIM; k++) {
+        if (!mbp_in_range(p->quadtree_origin[k])) {
+            return MBP_E_PARAM;
+        }
+        s->origin[k] = p->quadtree_origin[k];
+        s->node[0].cell[k] = 0u;
+    }
+    s->cell = p->quadtree_cell;
+    s->depth = p->quadtree_depth;
+    for (uint32_t j = 0; j < (uint32_t)MBP__QT_KIDS; j++) {
+        s->node[0].kid[j] = MBP__QT_NULL;
+    }
+    s->node[0].parent = MBP__QT_NULL;
+    s->node[0].head = MBP__QT_NULL;
+    s->node[0].depth = 0u;
+    for (uint32_t n = 1u; n < MBP_QUADTREE_NODES; n++) {
+        s->node[n].parent = (uint16_t)(n + 1u < MBP_QUADTREE_NODES ? n + 1u : MBP__QT_NULL);
+    }
+    s->free_head = MBP_QUADTREE_NODES > 1 ? 1u : MBP__QT_NULL;
+    s->used = 1u;
+    s->cap = MBP_QUADTREE_NODES;
+    for (uint32_t i = 0; i < MBP_MAX_BODIES; i++) {
+        s->of[i] = MBP__QT_NULL;
+    }
+    return MBP_OK;
+}
+
+mbp_status mbp__quadtree_add(mbp_quadtree_state *s, uint16_t i, const mbp_aabb *box)
+{
+    place p = place_of(s, box);
+    uint16_t n;
+    mbp_status st = node_for(s, &p, &n);
+    if (st == MBP_OK) {
+        link_body(s, i, n);
+    }
+    return st;
+}
+
+mbp_status mbp__quadtree_move(mbp_quadtree_state *s, uint16_t i, const mbp_aabb *old,
+                              const mbp_aabb *box)
+{
+    (void)old;
+    place p = place_of(s, box);
+    const mbp_qt_node *nd = &s->node[s->of[i]];
+    bool same = nd->depth == p.depth;
+    for (int k = 0; k < MBP_DIM; k++) {
+        same = same && nd->cell[k] == p.cell[k];
+    }
+    if (same) {
+        return MBP_OK;
+    }
+    uint16_t n;
+    mbp_status st = node_for(s, &p, &n);
+    if (st == MBP_OK) {
+        /* Linked into the new node before the old one is pruned: the new one may be the old
+         * one's ancestor, with nothing else in it. */
+        uint16_t from = unlink_body(s, i);
+        link_body(s, i, n);
+        prune(s, from);
+    }
+    return st;
+}
+
+void mbp__quadtree_remove(mbp_quadtree_state *s, uint16_t i, const mbp_aabb *last)
+{
+    (void)last;
+    prune(s, unlink_body(s, i));
+}
+
+mbp_status mbp__quadtree_update(mbp_quadtree_state *s, const mbp__bodies *v, mbp__sink *out)
+{
+    uint32_t tests = 0u;
+    mbp__sink_full_frame(out, false);
+    for (uint16_t b = 0u; b < v->high; b++) {
+        if (s->of[b] != MBP__QT_NULL) { /* in the tree: live (removed bodies leave at once) */
+            tests += pairs_of(s, v, out, b);
+        }
+    }
+    out->tests = tests;
+    return MBP_OK;
+}
+
+void mbp__quadtree_query(const mbp_quadtree_state *s, const mbp__bodies *v, const mbp_aabb *box,
+                         mbp__visit_fn fn, void *ctx)
+{
+    wide lo[MBP_DIM], hi[MBP_DIM];
+    offsets(s, box, lo, hi);
+    for (uint16_t n = 0u; n != MBP__QT_NULL; n = walk_next(s, n, lo, hi)) {
+        for (uint16_t c = s->node[n].head; c != MBP__QT_NULL; c = s->next[c]) {
+            if (mbp__boxes_meet(&v->box[c], box)) {
+                fn(ctx, c);
+            }
+        }
+    }
+}
+
+#endif /* MBP_WITH_QUADTREE */

@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: MIT */
+/* test_bp_quadtree.c: the loose quadtree (octree) as a data structure (mbp_bp.h), without a
+ * world: its pairs are exactly the overlapping ones in worlds that hold the bodies, that miss
+ * them, or that are much finer than them; its nodes are taken and given back; a full pool refuses
+ * and changes nothing. */
+#include "test_util.h"
+
+#if MBP_WITH_QUADTREE
+static mbp_quadtree_state g_qt;
+#define BP_ADD(i, box) mbp__quadtree_add(&g_qt, i, box)
+#define BP_MOVE(i, old, box) mbp__quadtree_move(&g_qt, i, old, box)
+#define BP_REMOVE(i, last) mbp__quadtree_remove(&g_qt, i, last)
+#define BP_UPDATE(v, out) mbp__quadtree_update(&g_qt, v, out)
+#define BP_QUERY(v, box, fn, c) mbp__quadtree_query(&g_qt, v, box, fn, c)
+#include "bp_harness.h"
+
+/* The world box from -half to +half units on every axis, finest cells of 1/2^shift units. */
+static mbp_params qt_params(int32_t half, uint32_t shift, uint8_t depth)
+{
+    mbp_params p;
+    mbp_params_default(&p);
+    p.backend = MBP_QUADTREE;
+    for (int k = 0; k < MBP_DIM; k++) {
+        p.quadtree_origin[k] = mbp_from_int(-half);
+    }
+    p.quadtree_cell = mbp_from_ratio(1, (int32_t)1 << shift);
+    p.quadtree_depth = depth;
+    return p;
+}
+
+static void qt_init(int32_t half, uint32_t shift, uint8_t depth)
+{
+    mbp_params p = qt_params(half, shift, depth);
+    CHECK_ST(mbp__quadtree_init(&g_qt, &p), MBP_OK);
+}
+
+/* The structure's invariants: every body of a list names its node and is live; every node in use
+ * other than the root holds a body or a child; the nodes reached from the root are the nodes
+ * counted in use; each child's cell is one of its parent's halves. */
+static bool qt_valid(const bp_h *h)
+{
+    uint32_t reached = 0u, bodies = 0u;
+    uint16_t todo[MBP_QUADTREE_NODES];
+    uint32_t top = 0u;
+    todo[top++] = 0u;
+    while (top > 0u) {
+        uint16_t n = todo[--top];
+        const mbp_qt_node *nd = &g_qt.node[n];
+        bool any = nd->head != MBP__QT_NULL;
+        reached++;
+        for (uint16_t c = nd->head, last = MBP__QT_NULL; c != MBP__QT_NULL; c = g_qt.next[c]) {
+            if (g_qt.of[c] != n || g_qt.prev[c] != last || (h->flags[c] & MBP__LIVE) == 0u) {
+                return false;
+            }
+            last = c;
+            bodies++;
+        }
+        for (uint32_t j = 0; j < (uint32_t)MBP__QT_KIDS; j++) {
+            uint16_t k = nd->kid[j];
+            if (k == MBP__QT_NULL) {
+                continue;
+            }
+            any = true;
+            const mbp_qt_node *kd = &g_qt.node[k];
+            for (int a = 0; a < MBP_DIM; a++) {
+                if (kd->cell[a] >> 1 != nd->cell[a] || ((kd->cell[a] & 1u) << a) != (j & (1u << a))) {
+                    return false;
+                }
+            }
+            if (kd->parent != n || kd->depth != nd->depth + 1u || top >= MBP_QUADTREE_NODES) {
+                return false;
+            }
+            todo[top++] = k;
+        }
+        if (!any && n != 0u) {
+            return false;
+        }
+    }
+    return reached == g_qt.used && bodies == h->live;
+}
+
+/* Random scenes of n bodies (bp_random_run()) in the world box qt_init(half, shift, depth): the
+ * updates whose pairs were wrong, plus one if a hook refused or the structure is broken. */
+static uint32_t qt_random(int32_t half, uint32_t shift, uint8_t depth, uint32_t n, int32_t span,
+                          int32_t size)
+{
+    uint32_t wrong = 0u;
+    for (uint32_t seed = 1; seed <= TEST_SEEDS; seed++) {
+        uint32_t noroom;
+        qt_init(half, shift, depth);
+        wrong += bp_random_run(&g_bp, seed, n, TEST_FRAMES, span, size, true, &noroom);
+        wrong += noroom != 0u || !qt_valid(&g_bp) ? 1u : 0u;
+    }
+    return wrong;
+}
+
+TEST(bp_quadtree_random_scenes_give_exactly_the_overlapping_pairs)
+{
+    /* The scene's +-20 units inside a world 64 wide, cells of 1/4 to 64 units. */
+    CHECK_EQ(qt_random(32, 2u, 8u, TEST_BODIES / 2u, 160, 12), 0);
+}
+
+TEST(bp_quadtree_is_exact_when_most_bodies_are_outside_its_world_box)
+{
+    CHECK_EQ(qt_random(4, 2u, 5u, TEST_BODIES / 2u, 160, 12), 0); /* 8 units wide of 40 */
+}
+
+TEST(bp_quadtree_is_exact_with_sizes_spread_over_two_orders_of_magnitude)
+{
+    /* Cells of 1/16 to 128 units; bodies of 0 to 50 units. */
+    CHECK_EQ(qt_random(64, 4u, 11u, TEST_BODIES / 4u, 200, 200), 0);
+}
+
+TEST(bp_quadtree_gives_every_node_back_once_its_bodies_are_gone)
+{
+    uint32_t noroom;
+    qt_init(32, 2u, 8u);
+    CHECK_EQ(bp_random_run(&g_bp, 5u, TEST_BODIES / 2u, 4u, 160, 12, true, &noroom), 0);
+    CHECK(g_qt.used > 1u);
+    for (uint16_t i = 0; i < g_bp.high; i++) {
+        if ((g_bp.flags[i] & MBP__LIVE) != 0u) {
+            bp_remove(&g_bp, i);
+        }
+    }
+    CHECK_EQ(g_qt.used, 1); /* the root only */
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_bp.ps.count, 0);
+}
+
+TEST(bp_quadtree_puts_a_small_body_deepest_and_a_large_or_outside_one_in_the_root)
+{
+    qt_init(8, 0u, 4u); /* 16 units wide, cells of 1 to 16 units */
+    bp_reset(&g_bp, 3u);
+    mbp_aabb small = box2(1, 1, 2, 2), large = box2(-9, -9, 9, 9), out = box2(20, 0, 21, 1);
+    CHECK_ST(bp_add(&g_bp, 0, &small), MBP_OK);
+    CHECK_ST(bp_add(&g_bp, 1, &large), MBP_OK);
+    CHECK_ST(bp_add(&g_bp, 2, &out), MBP_OK);
+    CHECK_EQ(g_qt.node[g_qt.of[0]].depth, 4);
+    CHECK_EQ(g_qt.of[1], 0);
+    CHECK_EQ(g_qt.of[2], 0);
+    CHECK_EQ(g_qt.used, 5); /* the root and the small body's path of 4 */
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK(bp_pairs_ok(&g_bp, true));
+    CHECK_EQ(g_bp.ps.count, 1); /* (0, 1) */
+}
+
+TEST(bp_quadtree_moving_a_body_up_into_its_own_empty_ancestor_keeps_that_node)
+{
+    qt_init(8, 0u, 4u);
+    bp_reset(&g_bp, 4u);
+    mbp_aabb small = box2(1, 1, 2, 2), mid = box2(0, 0, 4, 4);
+    CHECK_ST(bp_add(&g_bp, 0, &small), MBP_OK);
+    uint16_t deep = g_qt.of[0];
+    CHECK_ST(bp_move(&g_bp, 0, &mid), MBP_OK); /* edge 4: two levels up, an empty node so far */
+    CHECK(g_qt.of[0] != deep);
+    CHECK_EQ(g_qt.node[g_qt.of[0]].depth, 2);
+    CHECK_EQ(g_qt.used, 3);
+    CHECK(qt_valid(&g_bp));
+}
+
+TEST(bp_quadtree_tests_each_pair_of_one_node_once)
+{
+    qt_init(8, 0u, 4u);
+    bp_reset(&g_bp, 6u);
+    mbp_aabb b = box2(1, 1, 2, 2);
+    for (uint16_t i = 0; i < 5u; i++) {
+        CHECK_ST(bp_add(&g_bp, i, &b), MBP_OK);
+    }
+    mbp__bodies v = bp_view(&g_bp);
+    mbp__sink out = {&g_bp.ps, bp_volumes(&g_bp), 0u, 0u};
+    CHECK_ST(mbp__quadtree_update(&g_qt, &v, &out), MBP_OK);
+    CHECK_EQ(out.tests, 10); /* 5 * 4 / 2 */
+    CHECK_EQ(g_bp.ps.count, 10);
+}
+
+TEST(bp_quadtree_with_a_full_pool_refuses_adds_and_moves_and_changes_nothing)
+{
+    qt_init(8, 0u, 4u);
+    bp_reset(&g_bp, 8u);
+    g_qt.cap = 3u; /* the root and two more */
+    mbp_aabb a = box2(1, 1, 2, 2), far = box2(-7, -7, -6, -6), big = box2(-9, -9, 9, 9);
+    CHECK_ST(bp_add(&g_bp, 0, &a), MBP_E_NOROOM); /* needs 4 */
+    CHECK_EQ(g_qt.used, 1);
+    CHECK_EQ(g_qt.of[0], MBP__QT_NULL);
+    CHECK_ST(bp_add(&g_bp, 0, &big), MBP_OK); /* the root: no node needed */
+    g_qt.cap = 5u;
+    CHECK_ST(bp_add(&g_bp, 1, &a), MBP_OK);
+    CHECK_EQ(g_qt.used, 5);
+    CHECK_ST(bp_move(&g_bp, 1, &far), MBP_E_NOROOM); /* another path of 4 */
+    CHECK_EQ(g_qt.node[g_qt.of[1]].depth, 4);
+    CHECK_EQ(g_qt.used, 5);
+    CHECK_ST(bp_move(&g_bp, 0, &far), MBP_E_NOROOM); /* from the root: the same */
+    CHECK_EQ(g_qt.of[0], 0);
+    CHECK_ST(bp_move(&g_bp, 0, &a), MBP_OK); /* into body 1's node: no new node */
+    CHECK_EQ(g_qt.of[0], g_qt.of[1]);
+    CHECK(qt_valid(&g_bp));
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK(bp_pairs_ok(&g_bp, true));
+}
+
+TEST(bp_quadtree_refuses_parameters_out_of_their_ranges)
+{
+    mbp_params p = qt_params(8, 0u, 4u);
+    CHECK_ST(mbp__quadtree_init(&g_qt, &p), MBP_OK);
+    p.quadtree_depth = MBP__QT_DEPTH_MAX + 1u;
+    CHECK_ST(mbp__quadtree_init(&g_qt, &p), MBP_E_PARAM);
+    p = qt_params(8, 0u, 4u);
+    p.quadtree_cell = 0;
+    CHECK_ST(mbp__quadtree_init(&g_qt, &p), MBP_E_PARAM);
+    p = qt_params(8, 0u, 4u);
+    p.quadtree_origin[MBP_DIM - 1] = -MBP_RANGE - MBP_RANGE / 2;
+    CHECK_ST(mbp__quadtree_init(&g_qt, &p), MBP_E_PARAM);
+#if MBP_SCALAR == MBP_FIXED
+    p = qt_params(8, 0u, 4u);
+    p.quadtree_cell = MBP_RANGE; /* 2^30 raw units: 4 levels pass 2^32 */
+    CHECK_ST(mbp__quadtree_init(&g_qt, &p), MBP_E_PARAM);
+    p.quadtree_depth = 1u;
+    CHECK_ST(mbp__quadtree_init(&g_qt, &p), MBP_OK);
+#else
+    p = qt_params(8, 0u, 4u);
+    p.quadtree_cell = MBP_RANGE * 2;
+    CHECK_ST(mbp__quadtree_init(&g_qt, &p), MBP_E_PARAM);
+#endif
+}
+#endif

@@ -10,3 +10,5 @@
 #define MBP_WITH_KDOP 1
 #define MBP_WITH_CAPSULE 1
 #define MBP_WITH_FAST 1
+/* A per-pair user slot (mbp_pair_users()): on in this config so that tests/test_pair_user.c runs. */
+#define MBP_PAIR_USER 1

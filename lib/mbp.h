@@ -425,6 +425,26 @@ const mbp_pair *mbp_pairs(mbp_world *w, uint32_t *count);
 const mbp_pair *mbp_begun(const mbp_world *w, uint32_t *count);
 const mbp_pair *mbp_ended(const mbp_world *w, uint32_t *count);
 
+#if MBP_PAIR_USER
+/* The per-pair user slots (MBP_PAIR_USER 1; with 0 these two functions do not exist): 32 bits of
+ * your own per overlapping pair, e.g. a contact cache's index, that the library only stores and
+ * moves. Slot k belongs to pair k of mbp_pairs(): the array is parallel to it, *count the same
+ * number, in the same order (after mbp_sort_pairs() too; either call may come first). Read and
+ * write slots 0..*count-1; the array lives in the world and is valid until the next call that
+ * changes the world or sorts the pairs, as mbp_pairs()'s. A slot keeps its value across updates
+ * for as long as its pair overlaps; a pair that begins starts at 0.
+ *     uint32_t n; const mbp_pair *p = mbp_pairs(&w, &n); uint32_t *u = mbp_pair_users(&w, &n);
+ *     for (uint32_t k = 0; k < n; k++) if (u[k] == 0) u[k] = new_contact(p[k].a, p[k].b);
+ * O(1), or the O(stored pairs) split of mbp_pairs() when it has not run since the update. A NULL
+ * or uninitialised world or a NULL count is a caller's bug: MBP_ASSERT catches it. */
+uint32_t *mbp_pair_users(mbp_world *w, uint32_t *count);
+
+/* The slots of the pairs that ended in the last update, parallel to mbp_ended() (same count, same
+ * order): each ended pair's last value, so that you can free what it held. An ended pair's own
+ * slot is back at 0 when it begins again. Read only; valid until the next mbp_update(). O(1). */
+const uint32_t *mbp_ended_users(const mbp_world *w, uint32_t *count);
+#endif
+
 /* ---- queries: bodies as they are now (moves since the last update included) ---- */
 
 /* Bodies whose volume overlaps box and whose category & mask is nonzero, ascending by index.

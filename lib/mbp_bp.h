@@ -236,6 +236,10 @@ void mbp__pairs_sort(mbp_pairset *ps);
 /* ---- sorting (mbp_sort.c): heap sort, O(n log n), no recursion, in place ---- */
 /* Pairs ascending by (a, b); payload (or NULL) holds a byte per pair moved along with it. */
 void mbp__sort_pairs(mbp_pair *p, uint8_t *payload, uint32_t n);
+#if MBP_PAIR_USER
+/* The same, and user (or NULL) holds a 32-bit user slot per pair, moved along with it too. */
+void mbp__sort_pairs_user(mbp_pair *p, uint8_t *payload, uint32_t *user, uint32_t n);
+#endif
 void mbp__sort_u16(uint16_t *v, uint32_t n);
 void mbp__sort_hits(mbp_hit *h, uint32_t n);
 /* A query's kept results as a max-heap, n >= 1: heapify v[0..n), then keep x in place of the

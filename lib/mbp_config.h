@@ -110,6 +110,18 @@
 #undef MBP_PAIR_LOG
 #define MBP_PAIR_LOG (MBP_MAX_BODIES / 2 + 8)
 #endif
+/* A user slot per pair (mbp_pair_users(), mbp_ended_users()): 32 bits kept with a pair while it
+ * overlaps, e.g. to cache its contact. Costs 4 bytes per pair and per event of capacity. 0 (the
+ * default) removes the slots, their functions and every line that moves them. */
+#ifndef MBP_PAIR_USER
+#define MBP_PAIR_USER 0
+#endif
+#if (0 - MBP_PAIR_USER - 1) == 1 && (MBP_PAIR_USER + 0) != -2 || \
+    (MBP_PAIR_USER + 0) != 0 && (MBP_PAIR_USER + 0) != 1
+#error "MBP_PAIR_USER must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
+#undef MBP_PAIR_USER
+#define MBP_PAIR_USER 0
+#endif
 
 /* Sphere (circle) bodies: DIM+1 scalars per body. 0 removes them and their RAM. */
 #ifndef MBP_WITH_SPHERES

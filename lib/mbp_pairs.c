@@ -70,6 +70,9 @@ int32_t mbp__pairs_insert(mbp_pairset *ps, uint32_t key, uint8_t flag)
     ps->pair[k].a = (uint16_t)(key >> 16);
     ps->pair[k].b = (uint16_t)(key & 0xFFFFu);
     ps->flag[k] = flag;
+#if MBP_PAIR_USER
+    ps->user[k] = 0u;
+#endif
     ps->slot[s] = (mbp_pidx)(k + 1u);
     return (int32_t)k;
 }
@@ -105,6 +108,9 @@ void mbp__pairs_remove_at(mbp_pairset *ps, uint32_t k)
         uint32_t s = probe(ps, key_at(ps, last));
         ps->pair[k] = ps->pair[last];
         ps->flag[k] = ps->flag[last];
+#if MBP_PAIR_USER
+        ps->user[k] = ps->user[last];
+#endif
         ps->slot[s] = (mbp_pidx)(k + 1u);
     }
     ps->count = last;
@@ -121,6 +127,11 @@ static void swap_at(mbp_pairset *ps, uint32_t i, uint32_t j)
     ps->flag[i] = ps->flag[j];
     ps->pair[j] = p;
     ps->flag[j] = f;
+#if MBP_PAIR_USER
+    uint32_t u = ps->user[i];
+    ps->user[i] = ps->user[j];
+    ps->user[j] = u;
+#endif
     ps->slot[si] = (mbp_pidx)(j + 1u);
     ps->slot[sj] = (mbp_pidx)(i + 1u);
 }
@@ -149,8 +160,14 @@ void mbp__pairs_sort(mbp_pairset *ps)
 {
     /* Hits first, each part ascending: mbp_pairs() stays a prefix. */
     mbp__pairs_split(ps);
+#if MBP_PAIR_USER
+    mbp__sort_pairs_user(ps->pair, ps->flag, ps->user, ps->hits);
+    mbp__sort_pairs_user(&ps->pair[ps->hits], &ps->flag[ps->hits], &ps->user[ps->hits],
+                         ps->count - ps->hits);
+#else
     mbp__sort_pairs(ps->pair, ps->flag, ps->hits);
     mbp__sort_pairs(&ps->pair[ps->hits], &ps->flag[ps->hits], ps->count - ps->hits);
+#endif
     for (uint32_t i = 0; i < (uint32_t)MBP_PAIR_HASH_SIZE; i++) {
         ps->slot[i] = 0;
     }

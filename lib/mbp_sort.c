@@ -4,7 +4,8 @@
  *
  * Heap sort because it is in place, O(n log n) in the worst case and needs no recursion or
  * stack: a frame with a burst of events or a query with many hits stays bounded. The element
- * kind is a switch inside less() and swap(), so there is one sift-down to read and test.
+ * kind is a switch inside less() and swap(), so there is one sift-down to read and test. Pairs
+ * carry their flag bytes and, with MBP_PAIR_USER, their user slots along.
  */
 #include "mbp_bp.h"
 
@@ -14,6 +15,9 @@ typedef struct {
     kind k;
     void *a;       /* the array */
     uint8_t *pay;  /* K_PAIRS: payload bytes moved along with the pairs, or NULL */
+#if MBP_PAIR_USER
+    uint32_t *user; /* K_PAIRS: the pairs' user slots, moved along with them too, or NULL */
+#endif
 } sortable;
 
 /* Hits by t, then by index. */
@@ -53,6 +57,13 @@ static void swap(const sortable *s, uint32_t i, uint32_t j)
             s->pay[i] = s->pay[j];
             s->pay[j] = p;
         }
+#if MBP_PAIR_USER
+        if (s->user != NULL) {
+            uint32_t u = s->user[i];
+            s->user[i] = s->user[j];
+            s->user[j] = u;
+        }
+#endif
         break;
     }
     case K_U16: {
@@ -120,38 +131,46 @@ static void heap_sort(const sortable *s, uint32_t n)
 
 void mbp__sort_pairs(mbp_pair *p, uint8_t *payload, uint32_t n)
 {
-    sortable s = {K_PAIRS, p, payload};
+    sortable s = {.k = K_PAIRS, .a = p, .pay = payload};
     heap_sort(&s, n);
 }
 
+#if MBP_PAIR_USER
+void mbp__sort_pairs_user(mbp_pair *p, uint8_t *payload, uint32_t *user, uint32_t n)
+{
+    sortable s = {.k = K_PAIRS, .a = p, .pay = payload, .user = user};
+    heap_sort(&s, n);
+}
+#endif
+
 void mbp__sort_u16(uint16_t *v, uint32_t n)
 {
-    sortable s = {K_U16, v, NULL};
+    sortable s = {.k = K_U16, .a = v};
     heap_sort(&s, n);
 }
 
 void mbp__sort_hits(mbp_hit *h, uint32_t n)
 {
-    sortable s = {K_HITS, h, NULL};
+    sortable s = {.k = K_HITS, .a = h};
     heap_sort(&s, n);
 }
 
 void mbp__heapify_u16(uint16_t *v, uint32_t n)
 {
-    sortable s = {K_U16, v, NULL};
+    sortable s = {.k = K_U16, .a = v};
     heapify(&s, n);
 }
 
 void mbp__heapify_hits(mbp_hit *h, uint32_t n)
 {
-    sortable s = {K_HITS, h, NULL};
+    sortable s = {.k = K_HITS, .a = h};
     heapify(&s, n);
 }
 
 void mbp__keep_u16(uint16_t *v, uint32_t n, uint16_t x)
 {
     if (x < v[0]) {
-        sortable s = {K_U16, v, NULL};
+        sortable s = {.k = K_U16, .a = v};
         v[0] = x;
         sift_down(&s, 0u, n);
     }
@@ -160,7 +179,7 @@ void mbp__keep_u16(uint16_t *v, uint32_t n, uint16_t x)
 void mbp__keep_hit(mbp_hit *h, uint32_t n, const mbp_hit *x)
 {
     if (hit_before(x, &h[0])) {
-        sortable s = {K_HITS, h, NULL};
+        sortable s = {.k = K_HITS, .a = h};
         h[0] = *x;
         sift_down(&s, 0u, n);
     }

@@ -563,16 +563,23 @@ bool mbp__pairs_overflowed(const mbp_world *w)
 
 /* ---- the frame ---- */
 
-static void push_event(mbp_world *w, uint32_t key, bool begun)
+/* Records pair key, dense index k, as begun or ended; an ended pair's event keeps its user slot
+ * (MBP_PAIR_USER). */
+static void push_event(mbp_world *w, uint32_t key, uint32_t k, bool begun)
 {
     mbp_stats *s = &w->stats;
     if (s->begun + s->ended >= (uint32_t)MBP_MAX_EVENTS) {
         s->lost_events++;
         return;
     }
-    mbp_pair *e = begun ? &w->events[s->begun++] : &w->events[MBP_MAX_EVENTS - 1u - s->ended++];
-    e->a = (uint16_t)(key >> 16);
-    e->b = (uint16_t)(key & 0xFFFFu);
+    uint32_t at = begun ? s->begun++ : MBP_MAX_EVENTS - 1u - s->ended++;
+    w->events[at].a = (uint16_t)(key >> 16);
+    w->events[at].b = (uint16_t)(key & 0xFFFFu);
+#if MBP_PAIR_USER
+    w->event_user[at] = begun ? 0u : w->pairs.user[k];
+#else
+    (void)k;
+#endif
 }
 
 /* The first part of the frame's walk over the pair set, when the backend ended candidates or
@@ -588,7 +595,7 @@ static void drop_gone(mbp_world *w)
         if ((f & MBP__CAND) == 0u || (dying && (!mbp__active(w, (uint16_t)(key >> 16)) ||
                                                 !mbp__active(w, (uint16_t)(key & 0xFFFFu))))) {
             if (f & MBP__PREV) {
-                push_event(w, key, false);
+                push_event(w, key, k, false);
             }
             mbp__pairs_remove_at(ps, k); /* the last entry moves to k: look at k again */
         } else {
@@ -627,7 +634,10 @@ MBP__LOOP uint32_t test_pairs(mbp_world *w, bool full, bool exact)
             hit = mbp__exact(w, (uint16_t)a, (uint16_t)b);
         }
         if (hit != ((f & MBP__PREV) != 0u)) {
-            push_event(w, a << 16 | b, hit);
+            push_event(w, a << 16 | b, k, hit);
+#if MBP_PAIR_USER
+            ps->user[k] = 0u; /* begun: starts at 0; ended, still a candidate: ready to begin */
+#endif
         }
         pflag[k] = (uint8_t)(hit ? (MBP__CAND | MBP__HIT | MBP__PREV) : MBP__CAND);
         hits += hit ? 1u : 0u;
@@ -652,12 +662,12 @@ static uint32_t apply_log(mbp_world *w)
         }
         uint8_t f = ps->flag[k];
         if ((f & MBP__CAND) == 0u) { /* overlapped (PREV: uncandidate() kept it), ended now */
-            push_event(w, key, false);
+            push_event(w, key, (uint32_t)k, false);
             mbp__pairs_remove_at(ps, (uint32_t)k);
             hits--;
         } else {
             if ((f & MBP__PREV) == 0u) {
-                push_event(w, key, true);
+                push_event(w, key, (uint32_t)k, true);
                 hits++;
             } /* else: ended and started again in this update, no event */
             ps->flag[k] = (uint8_t)(MBP__CAND | MBP__HIT | MBP__PREV);
@@ -707,7 +717,12 @@ mbp_status mbp_update(mbp_world *w)
     }
     w->stats.pairs = hits;
     mbp__sort_pairs(w->events, NULL, w->stats.begun);
+#if MBP_PAIR_USER
+    mbp__sort_pairs_user(&w->events[MBP_MAX_EVENTS - w->stats.ended], NULL,
+                         &w->event_user[MBP_MAX_EVENTS - w->stats.ended], w->stats.ended);
+#else
     mbp__sort_pairs(&w->events[MBP_MAX_EVENTS - w->stats.ended], NULL, w->stats.ended);
+#endif
 
     /* The frame is done: moved bodies are clean, removed slots become free. */
     for (uint32_t d = 0; d < w->dirty_count; d++) {
@@ -794,6 +809,28 @@ const mbp_pair *mbp_ended(const mbp_world *w, uint32_t *count)
     *count = w->stats.ended;
     return &w->events[MBP_MAX_EVENTS - w->stats.ended];
 }
+
+#if MBP_PAIR_USER
+uint32_t *mbp_pair_users(mbp_world *w, uint32_t *count)
+{
+    MBP__CHECK_WORLD(w);
+    MBP__ASSERT(count != NULL);
+    mbp_pairset *ps = &w->pairs;
+    if (!ps->split) {
+        mbp__pairs_split(ps); /* as mbp_pairs() does: the same order, whichever comes first */
+    }
+    *count = ps->hits;
+    return ps->user;
+}
+
+const uint32_t *mbp_ended_users(const mbp_world *w, uint32_t *count)
+{
+    MBP__CHECK_WORLD(w);
+    MBP__ASSERT(count != NULL);
+    *count = w->stats.ended;
+    return &w->event_user[MBP_MAX_EVENTS - w->stats.ended];
+}
+#endif
 
 const char *mbp_status_name(mbp_status s)
 {

@@ -24,6 +24,10 @@ typedef uint32_t mbp_pidx;
 typedef struct mbp_pairset {
     mbp_pair pair[MBP_MAX_PAIRS];
     uint8_t flag[MBP_MAX_PAIRS];
+#if MBP_PAIR_USER
+    uint32_t user[MBP_MAX_PAIRS]; /* the user's slot of each pair, moved with it; 0 when inserted
+                                   * and when the pair ends (mbp_pair_users()) */
+#endif
     mbp_pidx slot[MBP_PAIR_HASH_SIZE]; /* dense index + 1; 0 is an empty slot */
     uint32_t count;                    /* entries in key[] */
     uint32_t hits;                     /* entries reported as overlapping */
@@ -133,6 +137,9 @@ typedef struct mbp_world {
 
     mbp_pairset pairs;
     mbp_pair events[MBP_MAX_EVENTS]; /* begun from the front, ended from the back */
+#if MBP_PAIR_USER
+    uint32_t event_user[MBP_MAX_EVENTS]; /* parallel to events: an ended pair's last user slot */
+#endif
     mbp_stats stats;
     uint8_t special;      /* a body has had a sphere, shape, fast or filter flag since mbp_init():
                            * the pairs of moved bodies need their exact test again */

@@ -56,6 +56,9 @@ for o in MBP_WITH_SPHERES MBP_WITH_BRUTE MBP_WITH_SWEEP MBP_WITH_SAP MBP_SAP_QUA
     expect "$o $B01" "-D$o=-1"
     expect "$o $B01" "-D$o="
 done
+# The per-pair user slot, likewise.
+for v in 2 -1 ''; do expect "MBP_PAIR_USER $B01" "-DMBP_PAIR_USER=$v"; done
+expect '' -DMBP_PAIR_USER=1
 
 # Numbers: out of range or empty, one message naming the option.
 expect 'MBP_DIM must be 2 or 3' -DMBP_DIM=4

@@ -40,13 +40,13 @@
  *     tree_sweep >> level frames (the boxes made at the new level show in the count) before the
  *     next: growing back a level a frame overshoots, and the level swings (with waves of
  *     re-insertions as the small boxes of a high level run out together);
- *   - exact full frame (mbp__full_frame(w, false), one walk per leaf, report pairs whose boxes
+ *   - exact full frame (mbp__sink_full_frame(out, false), one walk per leaf, report pairs whose boxes
  *     overlap: as brute force, no more room needed) when the set is over 3/4 full at the start,
  *     when it overflowed last frame, or when an incremental report finds it full: then the
- *     candidates inserted this frame are dropped first (mbp__drop_new_candidates), so no pair
+ *     candidates inserted this frame are dropped first (mbp__sink_drop_new), so no pair
  *     that brute force would keep is ever lost to fat candidates. Such frames also count the fat
  *     candidates, and re-insert every moved leaf whose fat box is over 5/4 of a fresh one;
- *   - sync (mbp__full_frame(w, true), report every fat candidate) after an exact frame whose
+ *   - sync (mbp__sink_full_frame(out, true), report every fat candidate) after an exact frame whose
  *     count says the candidates fit in 5/8 of the set: incremental again from the next frame.
  *
  * Insertion descends to the child whose box grows least in surface (perimeter in 2D, area in 3D;
@@ -78,7 +78,7 @@
  * ancestor of the node being tested, so it holds at most h entries (MBP_TREE_STACK is h+1).
  * Still, a walk checks before every push; a walk that would exceed its cap (only possible when a
  * test lowers stack_cap) finishes that subtree without a stack by following parent links, so the
- * result stays exact, and mbp_update() returns MBP_E_NOROOM.
+ * result stays exact, and the update returns MBP_E_NOROOM (mbp_update() passes it on).
  *
  * Cost per frame (incremental): nothing for bodies that did not move (a fully static scene
  * costs O(1) here); O(1) for a moved body inside its fat box; for a body leaving it or new,
@@ -97,7 +97,7 @@
  * on it: any sweep gives a valid fat box. In make bench's sparse, dense and teleport scenes the
  * worst frame is now within about 1.5 times the mean; re-insertions rise by about 2%.
  */
-#include "mbp_internal.h"
+#include "mbp_bp.h"
 
 #if MBP_WITH_TREE
 
@@ -213,14 +213,12 @@ static uint32_t pick_sweep(mbp_tree_state *t)
     return t->sweep * (16u - 2u * best);
 }
 
-/* The fat box of body i from its box and its displacement d since the last update. Returns true
+/* The fat box of a body from its box b and its displacement d since the last update. Returns true
  * when the sweep is longer, on some axis, than the rest of the fat box: only such a leaf can
  * later become too big (see too_big). */
-static bool make_fat(mbp_world *w, uint16_t i, const mbp_scalar *d, mbp_aabb *out)
+static bool make_fat(mbp_tree_state *t, const mbp_aabb *b, const mbp_scalar *d, mbp_aabb *out)
 {
-    const mbp_aabb *b = &w->box[i];
     bool swept = false;
-    mbp_tree_state *t = &w->be.tree;
     uint32_t sw = 16u * t->sweep;
     bool moving = false;
     for (int k = 0; k < MBP_DIM; k++) {
@@ -576,7 +574,9 @@ static uint32_t walk_around(const mbp_tree_state *t, uint16_t lf, const mbp_aabb
 
 /* Pair reporting for one body i whose fat box changes from *old (NULL: new body) to *fresh. */
 typedef struct {
-    mbp_world *w;
+    mbp_tree_state *t;
+    const mbp__bodies *v;
+    mbp__sink *out;
     const mbp_aabb *old;
     const mbp_aabb *fresh;
     uint32_t tests;
@@ -589,17 +589,17 @@ typedef struct {
  * that brute force would have kept. The frame turns into an exact full frame instead. */
 static void candidate(pair_ctx *c, uint16_t j)
 {
-    if (c->w->pairs.count >= MBP_MAX_PAIRS) {
+    if (mbp__sink_count(c->out) >= MBP_MAX_PAIRS) {
         c->abandon = true;
     } else {
-        mbp__candidate(c->w, c->i, j);
+        mbp__sink_begin(c->out, c->i, j);
     }
 }
 
 static void visit_moved(void *ctx, uint16_t j)
 {
     pair_ctx *c = (pair_ctx *)ctx;
-    const mbp_tree_state *t = &c->w->be.tree;
+    const mbp_tree_state *t = c->t;
     const mbp_aabb *fj = &t->node[t->leaf[j]].box;
     c->tests += 2u;
     bool now = ov(c->fresh, fj);
@@ -607,7 +607,7 @@ static void visit_moved(void *ctx, uint16_t j)
     if (now && !then) {
         candidate(c, j);
     } else if (then && !now) {
-        mbp__uncandidate(c->w, c->i, j);
+        mbp__sink_end(c->out, c->i, j);
     }
 }
 
@@ -622,7 +622,7 @@ static void visit_fat(void *ctx, uint16_t j)
     pair_ctx *c = (pair_ctx *)ctx;
     if (j > c->i) {
         c->fat_pairs++;
-        mbp__candidate(c->w, c->i, j);
+        mbp__sink_begin(c->out, c->i, j);
     }
 }
 
@@ -633,40 +633,41 @@ static void visit_exact(void *ctx, uint16_t j)
     if (j > c->i) {
         c->fat_pairs++;
         c->tests++;
-        if (ov(&c->w->box[c->i], &c->w->box[j])) {
-            mbp__candidate(c->w, c->i, j);
+        if (ov(&c->v->box[c->i], &c->v->box[j])) {
+            mbp__sink_begin(c->out, c->i, j);
         }
     }
 }
 
 /* ---- hooks ---- */
 
-/* The margins in force: the parameters, halved t->level times; and the exit frame of each sweep
- * length (see pick_sweep), from t->tick. */
-static void set_margins(mbp_tree_state *t, const mbp_params *p)
+/* The margins in force: the parameters (t->param_*), halved t->level times; and the exit frame of
+ * each sweep length (see pick_sweep), from t->tick. */
+static void set_margins(mbp_tree_state *t)
 {
 #if MBP_SCALAR == MBP_FIXED
-    t->margin = p->tree_margin >> t->level;
+    t->margin = t->param_margin >> t->level;
 #else
     static const float k_half[MBP_TREE_LEVELS + 1u] = {1.0f, 0.5f, 0.25f, 0.125f};
-    t->margin = p->tree_margin * k_half[t->level];
+    t->margin = t->param_margin * k_half[t->level];
 #endif
-    t->frac = (uint16_t)(p->tree_margin_frac >> t->level);
-    t->sweep = (uint8_t)(p->tree_sweep >> t->level);
+    t->frac = (uint16_t)(t->param_frac >> t->level);
+    t->sweep = (uint8_t)(t->param_sweep >> t->level);
     for (uint32_t j = 0; j < MBP_TREE_SWEEPS; j++) {
         uint32_t frames = ((t->sweep * (16u - 2u * j)) >> 4) + 1u;
         t->slot[j] = (uint8_t)((t->tick + frames) & (MBP_TREE_DUE - 1u));
     }
 }
 
-mbp_status mbp__tree_init(mbp_world *w)
+mbp_status mbp__tree_init(mbp_tree_state *t, const mbp_params *p)
 {
-    const mbp_params *p = &w->params;
-    mbp_tree_state *t = &w->be.tree;
     if (!mbp_in_range(p->tree_margin) || p->tree_margin < 0 || p->tree_margin_frac > 256u ||
         p->tree_sweep > 16u) {
         return MBP_E_PARAM;
     }
+    t->param_margin = p->tree_margin;
+    t->param_frac = p->tree_margin_frac;
+    t->param_sweep = p->tree_sweep;
     for (uint32_t n = 0; n < MBP_TREE_NODES; n++) {
         t->node[n].parent = (uint16_t)(n + 1u < MBP_TREE_NODES ? n + 1u : NUL);
         t->node[n].height = FREE_MARK;
@@ -687,27 +688,26 @@ mbp_status mbp__tree_init(mbp_world *w)
     for (uint32_t s = 0; s < MBP_TREE_DUE; s++) {
         t->due[s] = 0u;
     }
-    set_margins(t, p);
+    set_margins(t);
     t->rebuilds = 0u;
     t->fat_pairs = 0u;
     t->synced = true; /* no bodies, no candidates */
     return MBP_OK;
 }
 
-mbp_status mbp__tree_add(mbp_world *w, uint16_t i)
+mbp_status mbp__tree_add(mbp_tree_state *t, uint16_t i, const mbp_aabb *box)
 {
     /* Inserted at the next update, after its pairs are found: see the top comment. */
-    mbp_tree_state *t = &w->be.tree;
     t->leaf[i] = NUL;
     for (int k = 0; k < MBP_DIM; k++) {
-        t->ref[i][k] = w->box[i].min[k];
+        t->ref[i][k] = box->min[k];
     }
     return MBP_OK;
 }
 
-void mbp__tree_remove(mbp_world *w, uint16_t i)
+void mbp__tree_remove(mbp_tree_state *t, uint16_t i, const mbp_aabb *last)
 {
-    mbp_tree_state *t = &w->be.tree;
+    (void)last; /* the leaf knows its fat box */
     uint16_t lf = t->leaf[i];
     if (lf != NUL) {
         remove_leaf(t, lf);
@@ -761,10 +761,10 @@ static void reinsert(mbp_tree_state *t, uint16_t lf, const mbp_aabb *fresh, pair
 /* Body i, added, out of its fat box or in one too big: a fresh fat box, its pairs unless the
  * frame is a full one, and its leaf moved. Returns false when the pair set filled up (the frame
  * must become an exact full one). */
-static bool update_body(mbp_world *w, uint16_t i, bool full, uint32_t *tests)
+static bool update_body(mbp_tree_state *t, const mbp__bodies *v, mbp__sink *out, uint16_t i,
+                        bool full, uint32_t *tests)
 {
-    mbp_tree_state *t = &w->be.tree;
-    const mbp_aabb *box = &w->box[i];
+    const mbp_aabb *box = &v->box[i];
     mbp_scalar *ref = t->ref[i];
     mbp_scalar d[MBP_DIM];
     for (int k = 0; k < MBP_DIM; k++) {
@@ -774,8 +774,8 @@ static bool update_body(mbp_world *w, uint16_t i, bool full, uint32_t *tests)
     uint16_t lf = t->leaf[i];
     mbp_tree_node *leaf = lf != NUL ? &t->node[lf] : NULL;
     mbp_aabb fresh;
-    bool swept = make_fat(w, i, d, &fresh);
-    pair_ctx c = {w, NULL, &fresh, 0u, 0u, i, false};
+    bool swept = make_fat(t, box, d, &fresh);
+    pair_ctx c = {t, v, out, NULL, &fresh, 0u, 0u, i, false};
     if (leaf == NULL) {
         lf = alloc_node(t);
         t->leaf[i] = lf;
@@ -801,11 +801,11 @@ static bool update_body(mbp_world *w, uint16_t i, bool full, uint32_t *tests)
  * swept leaf also not too big, checked one frame in four; in a full frame, every leaf not too
  * big, strictly) costs nothing here but the note of its position. Returns the position of the first other one, or nd. A
  * removed body has no leaf (mbp__tree_remove), so it stops the loop too. */
-MBP__LOOP uint32_t skip_kept(mbp_world *w, uint32_t di, uint32_t nd, bool strict)
+MBP__LOOP uint32_t skip_kept(mbp_tree_state *t, const mbp__bodies *v, uint32_t di, uint32_t nd,
+                             bool strict)
 {
-    mbp_tree_state *t = &w->be.tree;
-    const uint16_t *dirty = w->dirty;
-    const mbp_aabb *boxes = w->box;
+    const uint16_t *dirty = v->moved;
+    const mbp_aabb *boxes = v->box;
     const uint16_t *leaves = t->leaf;
     const mbp_tree_node *nodes = t->node;
     const uint32_t first = di;
@@ -834,12 +834,11 @@ MBP__LOOP uint32_t skip_kept(mbp_world *w, uint32_t di, uint32_t nd, bool strict
     return di;
 }
 
-mbp_status mbp__tree_update(mbp_world *w)
+mbp_status mbp__tree_update(mbp_tree_state *t, const mbp__bodies *v, mbp__sink *out)
 {
-    mbp_tree_state *t = &w->be.tree;
     /* Incremental only while the pair set holds exactly the fat candidates, with room to spare;
      * an exact full frame when it is (nearly) full. */
-    bool exact = mbp__pairs_overflowed(w) || w->pairs.count > (uint32_t)MBP_MAX_PAIRS / 4u * 3u;
+    bool exact = mbp__sink_overflowed(out) || out->ps->count > (uint32_t)MBP_MAX_PAIRS / 4u * 3u;
     bool full = !t->synced || exact;
     uint32_t tests = 0u;
     /* Fat boxes shrink (each level halves margins and sweep) while their pairs fill over 11/16
@@ -847,41 +846,41 @@ mbp_status mbp__tree_update(mbp_world *w)
      * grow back below 5/8. Without it, pairs that fit the set as exact pairs but not as fat
      * candidates would force exact full frames every frame. */
     const uint32_t crowded = (uint32_t)MBP_MAX_PAIRS * 11u / 16u;
-    uint32_t fat = t->synced ? w->pairs.count : t->fat_pairs;
+    uint32_t fat = t->synced ? out->ps->count : t->fat_pairs;
     uint32_t trigger = crowded; /* raises the level again within this frame */
     t->hold = t->hold > 0u ? (uint8_t)(t->hold - 1u) : 0u;
     if (fat > crowded && t->level < MBP_TREE_LEVELS) {
         t->level++;
-        trigger = w->pairs.count + (uint32_t)MBP_MAX_PAIRS / 32u;
+        trigger = out->ps->count + (uint32_t)MBP_MAX_PAIRS / 32u;
     } else if (fat < (uint32_t)MBP_MAX_PAIRS * 5u / 8u && t->level > 0u && t->hold == 0u) {
         t->level--;
-        t->hold = (uint8_t)(w->params.tree_sweep >> t->level);
+        t->hold = (uint8_t)(t->param_sweep >> t->level);
     }
     t->tick++;
     t->due[t->tick & (MBP_TREE_DUE - 1u)] = 0u;
-    set_margins(t, &w->params);
+    set_margins(t);
     t->inserts = 0u;
     t->kept = 0u;
     t->kept_in_place = 0u;
     t->overflows = 0u;
-    for (uint32_t di = 0, nd = w->dirty_count; di < nd; di++) {
-        di = skip_kept(w, di, nd, full);
+    for (uint32_t di = 0, nd = v->moved_count; di < nd; di++) {
+        di = skip_kept(t, v, di, nd, full);
         if (di == nd) {
             break;
         }
-        if (!mbp__active(w, w->dirty[di])) {
+        if (!mbp__in(v, v->moved[di])) {
             continue;
         }
-        if (!update_body(w, w->dirty[di], full, &tests)) {
+        if (!update_body(t, v, out, v->moved[di], full, &tests)) {
             exact = full = true;
         }
-        if (w->pairs.count > trigger && t->level < MBP_TREE_LEVELS) {
+        if (out->ps->count > trigger && t->level < MBP_TREE_LEVELS) {
             t->level++; /* the fat boxes made this frame crowd the set: smaller from now on */
-            set_margins(t, &w->params);
-            trigger = w->pairs.count + (uint32_t)MBP_MAX_PAIRS / 32u;
+            set_margins(t);
+            trigger = out->ps->count + (uint32_t)MBP_MAX_PAIRS / 32u;
         }
     }
-    if (full && t->kept + t->inserts == 0u && !mbp__pairs_overflowed(w)) {
+    if (full && t->kept + t->inserts == 0u && !mbp__sink_overflowed(out)) {
         /* Nothing moved or came (removed bodies' pairs are the core's): the pair set, exact
          * pairs or fat candidates, is still right. A static scene costs nothing here, even
          * while the candidates do not fit. */
@@ -893,13 +892,13 @@ mbp_status mbp__tree_update(mbp_world *w)
         bool sync = !exact && t->fat_pairs <= (uint32_t)MBP_MAX_PAIRS * 5u / 8u;
         t->rebuilds++;
         if (exact) {
-            mbp__drop_new_candidates(w); /* an abandoned incremental frame's, if any */
+            mbp__sink_drop_new(out); /* an abandoned incremental frame's, if any */
         }
-        mbp__full_frame(w, sync);
-        pair_ctx c = {w, NULL, NULL, 0u, 0u, 0u, false};
-        for (uint16_t i = 0; i < w->high; i++) {
+        mbp__sink_full_frame(out, sync);
+        pair_ctx c = {t, v, out, NULL, NULL, 0u, 0u, 0u, false};
+        for (uint16_t i = 0; i < v->high; i++) {
             uint16_t lf = t->leaf[i];
-            if (lf != NUL && mbp__active(w, i)) {
+            if (lf != NUL && mbp__in(v, i)) {
                 c.i = i;
                 tests += walk(t, &t->node[lf].box, sync ? visit_fat : visit_exact, &c,
                               &t->overflows);
@@ -907,29 +906,29 @@ mbp_status mbp__tree_update(mbp_world *w)
         }
         tests += c.tests;
         t->fat_pairs = c.fat_pairs;
-        t->synced = sync && w->pairs.lost == 0u;
+        t->synced = sync && out->ps->lost == 0u;
     }
-    w->stats.tests = tests;
+    out->tests = tests;
     return t->overflows != 0u ? MBP_E_NOROOM : MBP_OK;
 }
 
-void mbp__tree_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx)
+void mbp__tree_query(const mbp_tree_state *t, const mbp__bodies *v, const mbp_aabb *box,
+                     mbp__visit_fn fn, void *ctx)
 {
     uint32_t overflows = 0u; /* a query cannot report it; the linked walk keeps it exact */
-    (void)walk(&w->be.tree, box, fn, ctx, &overflows);
+    (void)v; /* the tree holds the boxes as of the last update, fattened */
+    (void)walk(t, box, fn, ctx, &overflows);
 }
 
 /* ---- for tests ---- */
 
-uint32_t mbp__tree_height(const struct mbp_world *w)
+uint32_t mbp__tree_height(const mbp_tree_state *t)
 {
-    const mbp_tree_state *t = &w->be.tree;
     return t->root == NUL ? 0u : t->node[t->root].height;
 }
 
-bool mbp__tree_valid(const struct mbp_world *w)
+bool mbp__tree_valid(const mbp_tree_state *t)
 {
-    const mbp_tree_state *t = &w->be.tree;
     uint32_t used = 0u, leaves = 0u, bodies = 0u, free_count = 0u;
     if (t->root != NUL && (t->root >= MBP_TREE_NODES || t->node[t->root].parent != NUL)) {
         return false;
@@ -982,7 +981,7 @@ bool mbp__tree_valid(const struct mbp_world *w)
     }
     return leaves == bodies && used == (leaves == 0u ? 0u : 2u * leaves - 1u) &&
            free_count == MBP_TREE_NODES - used && (t->root == NUL) == (used == 0u) &&
-           mbp__tree_height(w) <= MBP_TREE_HEIGHT_MAX;
+           mbp__tree_height(t) <= MBP_TREE_HEIGHT_MAX;
 }
 
 #endif /* MBP_WITH_TREE */

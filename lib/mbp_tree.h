@@ -9,7 +9,7 @@
 
 /* 1 once this backend takes (state, view, sink) as mbp_bp.h describes (the rework of the
  * backend interface; the dispatch in mbp_backend.c follows it). */
-#define MBP__TREE_LAYERED 0
+#define MBP__TREE_LAYERED 1
 
 #define MBP_TREE_NODES (2 * MBP_MAX_BODIES - 1)
 #define MBP_TREE_NULL 0xFFFFu /* no node */
@@ -33,8 +33,11 @@ typedef struct mbp_tree_state {
     mbp_scalar ref[MBP_MAX_BODIES][MBP_DIM]; /* min corner at the last update that saw it: the
                                               * displacement is the min corner now minus this */
     mbp_scalar margin;  /* the margins in force: the parameters halved level times (mbp_tree.c) */
+    mbp_scalar param_margin; /* the parameters, copied by init: tree_margin, */
     uint16_t frac;
+    uint16_t param_frac;     /* tree_margin_frac */
     uint8_t sweep;
+    uint8_t param_sweep;     /* and tree_sweep */
     uint8_t level;      /* 0..MBP_TREE_LEVELS: raised while fat candidates crowd the pair set */
     uint8_t hold;       /* updates before the level may fall again */
     uint8_t tick;       /* updates, mod 256: spreads the size checks of swept leaves; due[]'s now */
@@ -56,8 +59,7 @@ typedef struct mbp_tree_state {
 
 /* For tests: the height of the tree (0 when empty or one leaf), and a full check of its
  * invariants (links, boxes, heights, AVL balance, leaf count, free list). */
-struct mbp_world;
-uint32_t mbp__tree_height(const struct mbp_world *w);
-bool mbp__tree_valid(const struct mbp_world *w);
+uint32_t mbp__tree_height(const mbp_tree_state *t);
+bool mbp__tree_valid(const mbp_tree_state *t);
 
 #endif /* MBP_TREE_H */

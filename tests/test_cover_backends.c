@@ -166,10 +166,10 @@ TEST(the_tree_empties_and_fills_again_when_its_only_body_is_removed)
     for (uint32_t round = 0; round < 3u; round++) {
         CHECK_ST(mbp_add_box(w, &a, round, &ha), MBP_OK);
         CHECK_ST(mbp_update(w), MBP_OK);
-        CHECK(mbp__tree_valid(w));
-        CHECK_EQ(mbp__tree_height(w), 0);
+        CHECK(mbp__tree_valid(&w->be.tree));
+        CHECK_EQ(mbp__tree_height(&w->be.tree), 0);
         CHECK_ST(mbp_remove(w, ha), MBP_OK); /* the root leaf */
-        CHECK(mbp__tree_valid(w));
+        CHECK(mbp__tree_valid(&w->be.tree));
         const uint16_t none[1] = {0u};
         cb_query_is(w, &a, none, 0u);
         CHECK_ST(mbp_update(w), MBP_OK);
@@ -180,8 +180,8 @@ TEST(the_tree_empties_and_fills_again_when_its_only_body_is_removed)
     CHECK_ST(mbp_add_box(w, &b, 0u, &hb), MBP_OK);
     CHECK_ST(mbp_update(w), MBP_OK);
     CHECK_EQ(mbp_get_stats(w)->begun, 1);
-    CHECK(mbp__tree_valid(w));
-    CHECK_EQ(mbp__tree_height(w), 1);
+    CHECK(mbp__tree_valid(&w->be.tree));
+    CHECK_EQ(mbp__tree_height(&w->be.tree), 1);
 #endif
 }
 

@@ -32,11 +32,11 @@ static mbp_tree_state *ct_copy(void)
 
 static void ct_damaged(const char *what)
 {
-    if (mbp__tree_valid(&test_w2)) {
+    if (mbp__tree_valid(&test_w2.be.tree)) {
         test_puts("not caught: ");
         test_puts(what);
         test_puts("\n");
-        CHECK(!mbp__tree_valid(&test_w2));
+        CHECK(!mbp__tree_valid(&test_w2.be.tree));
     }
 }
 
@@ -54,7 +54,7 @@ static bool ct_build(uint32_t bodies)
         CHECK_ST(mbp_add_box(&test_w, &b, i, &h), MBP_OK);
     }
     CHECK_ST(mbp_update(&test_w), MBP_OK);
-    CHECK(mbp__tree_valid(&test_w));
+    CHECK(mbp__tree_valid(&test_w.be.tree));
     return !mbp_test_failed();
 }
 
@@ -86,7 +86,7 @@ TEST(the_tree_check_catches_damage_to_the_root_links_and_leaves)
         return;
     }
     const mbp_tree_state *t0 = ct(&test_w);
-    CHECK_EQ(mbp__tree_height(&test_w), 3);
+    CHECK_EQ(mbp__tree_height(&test_w.be.tree), 3);
     const uint16_t r = t0->root;
     const uint16_t leaf = ct_leaf_below(t0, r);
     const uint16_t p = t0->node[leaf].parent;
@@ -125,7 +125,7 @@ TEST(the_tree_check_catches_damage_to_the_root_links_and_leaves)
     t = ct_copy();
     t->leaf[MBP_MAX_BODIES - 1u] = leaf; /* a body that has no leaf gets one */
     ct_damaged("more bodies with a leaf than leaves");
-    CHECK(mbp__tree_valid(&test_w));
+    CHECK(mbp__tree_valid(&test_w.be.tree));
 
     /* A lone leaf as root that claims a height. */
     if (!ct_build(1u)) {
@@ -241,7 +241,7 @@ TEST(the_tree_check_catches_damage_to_inner_nodes_boxes_and_balance)
         t->node[r].child2 = side == 0 ? keep : hi;
         ct_damaged(side == 0 ? "right side two lower" : "left side two lower");
     }
-    CHECK(mbp__tree_valid(&test_w));
+    CHECK(mbp__tree_valid(&test_w.be.tree));
 #endif
 }
 
@@ -276,7 +276,7 @@ TEST(the_tree_check_catches_damage_to_the_free_list)
     CHECK(t->root == NUL);
     t->root = ct_last_free(t);
     ct_damaged("empty tree with a root");
-    CHECK(mbp__tree_valid(&test_w));
+    CHECK(mbp__tree_valid(&test_w.be.tree));
 #endif
 }
 
@@ -326,7 +326,7 @@ TEST(tree_bodies_stepping_in_and_out_of_their_fat_boxes_pair_exactly)
         }
         mbp_status s1 = mbp_update(&test_w), s2 = mbp_update(&test_w2);
         CHECK_ST(s1, s2);
-        CHECK(mbp__tree_valid(&test_w));
+        CHECK(mbp__tree_valid(&test_w.be.tree));
         CHECK(twin_same(s1 == MBP_OK && s2 == MBP_OK));
         if (mbp_test_failed()) {
             return;

@@ -115,7 +115,7 @@ static mbp_status twins_update_any(void)
 
 static mbp_status twins_compare(mbp_status st, mbp_status sb)
 {
-    CHECK(mbp__tree_valid(&test_w));
+    CHECK(mbp__tree_valid(&test_w.be.tree));
     if (sb == MBP_OK && (st == MBP_OK || st == MBP_E_NOROOM)) {
         uint32_t nt = sorted_keys(&test_w, g_keys_t);
         uint32_t nb = sorted_keys(&test_w2, g_keys_b);
@@ -156,7 +156,7 @@ static uint32_t live_count(void)
 
 static void check_height(void)
 {
-    uint32_t h = mbp__tree_height(&test_w);
+    uint32_t h = mbp__tree_height(&test_w.be.tree);
     CHECK(h <= avl_bound(live_count()));
     CHECK(h <= MBP_TREE_HEIGHT_MAX);
 }
@@ -242,7 +242,7 @@ TEST(tree_identical_boxes_keep_the_height_bound_and_pair_exactly)
     }
     mbp_status st = mbp_update(&test_w);
     CHECK(st == MBP_OK || st == MBP_E_PAIRS_FULL);
-    CHECK(mbp__tree_valid(&test_w));
+    CHECK(mbp__tree_valid(&test_w.be.tree));
     check_height();
 }
 

@@ -5,16 +5,16 @@
  * ordering a min before a max so that touching boxes overlap, between two sentinels; per body the
  * positions of its endpoints. Two boxes overlap on an axis exactly when each min lies before the
  * other's max, so the overlap on one axis changes only when a min and a max swap. The sort is the
- * producer: each update takes the bodies moved or added since the last (w->dirty), writes their
+ * producer: each update takes the bodies moved or added since the last (v->moved), writes their
  * new values one endpoint at a time and moves each into place by insertion sort. Each swap of a
  * min with a max checks the pair on the other axes (positions only, inline); if they overlap
- * there, the swap starts (mbp__candidate) or ends (mbp__uncandidate) the candidate. Candidates are
+ * there, the swap starts (mbp__sink_begin) or ends (mbp__sink_end) the candidate. Candidates are
  * therefore exactly the pairs whose stored boxes overlap; the pair set remembers them, and the
  * core exact-tests those of moved bodies. A body grows on the side it moves to before the other
  * side follows, so its own endpoints never cross.
  * Adds: O(1), endpoints appended at the top with a placeholder value above every coordinate (it
  * overlaps nothing), sorted down into place by the next update, which finds its pairs on the way.
- * Removes: O(1), the next update drops the endpoints of removed bodies in one O(n) pass (the core
+ * Removes: O(1), the next update drops the endpoints of removed bodies in one O(n) pass (the world
  * ends their pairs).
  *
  * Two ways to sort, with the same swaps and events: when few bodies moved (m < n/16), each moved
@@ -26,7 +26,7 @@
  * checks the others by position, so any sequence of adjacent swaps keeps it.
  * Jumps: a moved body whose min would pass at least MBP_SAP_JUMP (32) endpoints of axis 0 (looked
  * at only when the min moves farther than the body's extent: coherent motion pays a load and a
- * compare) is not sorted but taken out and put back: its candidates end (mbp__uncandidate for
+ * compare) is not sorted but taken out and put back: its candidates end (mbp__sink_end for
  * each body its stored box overlaps, found like a query: the bodies whose min lies between its
  * endpoints on axis 0, or within ext below its min with the max above it), its endpoints go to
  * where binary search puts them on every axis, the endpoints between shifting by one place (two
@@ -44,12 +44,13 @@
  * cost about 10 instructions, with no call. Worst case: the swaps are counted, and once they
  * exceed the budget the update stops and rebuilds: every endpoint re-read, DIM heap sorts of 2n
  * endpoints (no recursion) and one sweep of axis 0 reporting every pair that overlaps on all axes
- * (mbp__full_frame(w, true)): O(n log n + k0), k0 the pairs overlapping on axis 0. The budget is
+ * (mbp__sink_full_frame(out, true)): O(n log n + k0), k0 the pairs overlapping on axis 0. The budget is
  * sap_budget swaps per body (default 32) up to 1024 bodies, times log2(bodies) / 10 above (the
  * rebuild it guards against costs O(n log n); on a uniform 2D world the endpoints a body passes
  * per unit of motion grow as sqrt(n)). So no update costs more than the budget plus one
  * rebuild. An update also rebuilds when it loses a candidate (pair set full; the rebuild counts
- * the true pairs lost exactly) and after a frame that lost one. When a budget is exceeded, the
+ * the true pairs lost exactly) and after a frame that lost one (s->incomplete, or the sink says
+ * the last update overflowed). When a budget is exceeded, the
  * pairs set keeps the few candidates reported before the switch until the frame ends.
  * Per operation: moving one body by d endpoint places costs O(d) swaps (d < MBP_SAP_JUMP unless
  * it moved less than its extent); a jump, O(log n) plus the endpoints between its old and new
@@ -59,11 +60,11 @@
  *
  * MBP_SAP_QUANTIZED: values are 16 bits over mbp_params.sap_world, mins rounded down and maxes
  * up (both by the same monotone map, clamped into the box), so every overlap survives and a few
- * extra candidates appear; the core's exact test removes them. Bodies outside the box are clamped
+ * extra candidates appear; the world's exact test removes them. Bodies outside the box are clamped
  * to its border: still exact, only slower if many are there.
  */
 #include <float.h>
-#include "mbp_internal.h"
+#include "mbp_bp.h"
 
 #if MBP_WITH_SAP
 
@@ -93,7 +94,8 @@
 #endif
 
 typedef struct {
-    mbp_world *w;
+    const mbp__bodies *v; /* the bodies: their boxes, flags and the moved ones */
+    mbp__sink *out;       /* where candidates begin and end */
     mbp_sap_state *s;
     uint32_t swaps;
     uint32_t tests;
@@ -143,9 +145,9 @@ void mbp__sap_default_world(mbp_aabb *box)
 #define HI(s, k, v) ((void)(s), (void)(k), (v))
 #endif
 
-static mbp_sap_val ep_value(const mbp_world *w, const mbp_sap_state *s, int k, uint32_t e)
+static mbp_sap_val ep_value(const mbp__bodies *v, const mbp_sap_state *s, int k, uint32_t e)
 {
-    const mbp_aabb *b = &w->box[e >> 1];
+    const mbp_aabb *b = &v->box[e >> 1];
     return (e & 1u) ? HI(s, k, b->max[k]) : LO(s, k, b->min[k]);
 }
 
@@ -186,9 +188,9 @@ HOT void sift_down(run *r, int k, uint32_t p, mbp_sap_idx e, mbp_sap_val v)
             r->tests++;
             if (other_axes(s, k, e >> 1, f >> 1)) {
                 if (emax) {
-                    mbp__uncandidate(r->w, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
+                    mbp__sink_end(r->out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
                 } else {
-                    mbp__candidate(r->w, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
+                    mbp__sink_begin(r->out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
                 }
             }
         }
@@ -222,9 +224,9 @@ HOT void sift_up(run *r, int k, uint32_t p, mbp_sap_idx e, mbp_sap_val v)
             r->tests++;
             if (other_axes(s, k, e >> 1, f >> 1)) {
                 if (emax) {
-                    mbp__candidate(r->w, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
+                    mbp__sink_begin(r->out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
                 } else {
-                    mbp__uncandidate(r->w, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
+                    mbp__sink_end(r->out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
                 }
             }
         }
@@ -319,12 +321,13 @@ static inline bool write_values(mbp_sap_state *s, const mbp_aabb *b, uint32_t i,
 
 /* Batch mode: every moved body's values written in place, except jumpers' (s->jump, up to
  * MBP_SAP_JUMPS of them). Returns the jumpers held. */
-MBP__LOOP uint32_t write_all(const mbp_world *w, mbp_sap_state *s)
+MBP__LOOP uint32_t write_all(const mbp__bodies *v, mbp_sap_state *s)
 {
+    const mbp__bodies lv = *v; /* in registers: the stores below could otherwise reload v's */
     uint32_t held = 0u;
-    for (uint32_t d = 0u; d < w->dirty_count; d++) {
-        uint16_t i = w->dirty[d];
-        if (mbp__active(w, i) && !write_values(s, &w->box[i], i, held < MBP_SAP_JUMPS)) {
+    for (uint32_t d = 0u; d < lv.moved_count; d++) {
+        uint16_t i = lv.moved[d];
+        if (mbp__in(&lv, i) && !write_values(s, &lv.box[i], i, held < MBP_SAP_JUMPS)) {
             s->jump[held++] = i;
         }
     }
@@ -489,9 +492,9 @@ static void jump_pairs(run *r, uint32_t i, bool begin)
         r->tests++;
         if (other_axes(s, 0, i, f >> 1)) {
             if (begin) {
-                mbp__candidate(r->w, (uint16_t)i, (uint16_t)(f >> 1));
+                mbp__sink_begin(r->out, (uint16_t)i, (uint16_t)(f >> 1));
             } else {
-                mbp__uncandidate(r->w, (uint16_t)i, (uint16_t)(f >> 1));
+                mbp__sink_end(r->out, (uint16_t)i, (uint16_t)(f >> 1));
             }
         }
     }
@@ -512,7 +515,7 @@ static void jump(run *r, uint32_t i, const mbp_sap_val *lo, const mbp_sap_val *h
 }
 
 /* Drops the endpoints of removed bodies; the others keep their order. */
-static void compact(mbp_world *w, mbp_sap_state *s)
+static void compact(const mbp__bodies *v, mbp_sap_state *s)
 {
     uint32_t j = 1u;
     for (int k = 0; k < MBP_DIM; k++) {
@@ -521,7 +524,7 @@ static void compact(mbp_world *w, mbp_sap_state *s)
         j = 1u;
         for (uint32_t p = 1u; p <= s->n; p++) {
             mbp_sap_idx e = id[p];
-            if (mbp__active(w, (uint16_t)(e >> 1))) {
+            if (mbp__in(v, (uint16_t)(e >> 1))) {
                 val[j] = val[p];
                 id[j] = e;
                 s->pos[k][e] = (mbp_sap_idx)j;
@@ -587,17 +590,17 @@ static void ep_heap_sort(mbp_sap_val *v, mbp_sap_idx *id, uint32_t n)
 
 static void rebuild(run *r)
 {
-    mbp_world *w = r->w;
+    mbp__sink *out = r->out;
     mbp_sap_state *s = r->s;
     uint32_t n = s->n;
     uint32_t lost_candidates = 0u, lost = 0u;
-    mbp__full_frame(w, true);
-    w->pairs.lost = 0u; /* what an incremental pass of this update lost is found again below */
+    mbp__sink_full_frame(out, true);
+    out->ps->lost = 0u; /* what an incremental pass of this update lost is found again below */
     for (int k = 0; k < MBP_DIM; k++) {
         mbp_sap_val *val = s->val[k];
         mbp_sap_idx *id = s->id[k];
         for (uint32_t p = 1u; p <= n; p++) {
-            val[p] = ep_value(w, s, k, id[p]);
+            val[p] = ep_value(r->v, s, k, id[p]);
         }
         ep_heap_sort(&val[1], &id[1], n);
         for (uint32_t p = 1u; p <= n; p++) {
@@ -625,33 +628,37 @@ static void rebuild(run *r)
             }
             r->tests++;
             if (other_axes(s, 0, e >> 1, f >> 1)) {
-                uint32_t before = w->pairs.lost;
-                mbp__candidate(w, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
-                if (w->pairs.lost != before) {
+                uint32_t before = out->ps->lost;
+                mbp__sink_begin(out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
+                if (out->ps->lost != before) {
                     lost_candidates++;
-                    lost += mbp__exact(w, (uint16_t)(e >> 1), (uint16_t)(f >> 1)) ? 1u : 0u;
+                    lost += mbp__volumes_meet(&out->vol, (uint16_t)(e >> 1), (uint16_t)(f >> 1)) != 0u
+                                ? 1u
+                                : 0u;
                 }
             }
         }
     }
     s->ext = ext;
-    /* Each candidate is met once, so the frame lost exactly the true pairs counted here. A lost
-     * candidate that is not a pair (filtered out, spheres apart) is not counted, but the next
-     * update must rebuild all the same: the pair set no longer holds every candidate. */
-    w->pairs.lost = lost;
+    /* Each candidate is met once, so the frame lost exactly the true pairs counted here (as far
+     * as plain data tells, mbp__volumes_meet(): a lost pair with a shape or fast body counts when
+     * its boxes overlap). A lost candidate that is not a pair (filtered out, spheres apart) is not
+     * counted, but the next update must rebuild all the same: the pair set no longer holds every
+     * candidate. */
+    out->ps->lost = lost;
     s->incomplete = (uint8_t)(lost_candidates != 0u ? 1u : 0u);
 }
 
 /* ---- hooks ---- */
 
-mbp_status mbp__sap_init(mbp_world *w)
+mbp_status mbp__sap_init(mbp_sap_state *s, const mbp_params *params)
 {
-    mbp_sap_state *s = &w->be.sap;
-    if (w->params.sap_budget == 0u) {
+    if (params->sap_budget == 0u) {
         return MBP_E_PARAM;
     }
+    s->budget = params->sap_budget;
 #if MBP_SAP_QUANTIZED
-    const mbp_aabb *wb = &w->params.sap_world;
+    const mbp_aabb *wb = &params->sap_world;
     if (mbp_aabb_check(wb) != MBP_OK) {
         return MBP_E_PARAM;
     }
@@ -689,9 +696,9 @@ mbp_status mbp__sap_init(mbp_world *w)
     return MBP_OK;
 }
 
-mbp_status mbp__sap_add(mbp_world *w, uint16_t i)
+mbp_status mbp__sap_add(mbp_sap_state *s, uint16_t i, const mbp_aabb *box)
 {
-    mbp_sap_state *s = &w->be.sap;
+    (void)box; /* placeholders now; the next update reads the box and sorts it into place */
     /* Live and dying bodies have distinct indices, so this cannot fill. */
     MBP__ASSERT(s->n + 2u <= 2u * MBP_MAX_BODIES);
     uint32_t p = s->n + 1u;
@@ -709,22 +716,22 @@ mbp_status mbp__sap_add(mbp_world *w, uint16_t i)
     return MBP_OK;
 }
 
-void mbp__sap_remove(mbp_world *w, uint16_t i)
+void mbp__sap_remove(mbp_sap_state *s, uint16_t i, const mbp_aabb *last)
 {
     (void)i;
-    w->be.sap.removed++;
+    (void)last;
+    s->removed++;
 }
 
-mbp_status mbp__sap_update(mbp_world *w)
+mbp_status mbp__sap_update(mbp_sap_state *s, const mbp__bodies *v, mbp__sink *out)
 {
-    mbp_sap_state *s = &w->be.sap;
-    run r = {w, s, 0u, 0u, 0u};
+    run r = {v, out, s, 0u, 0u, 0u};
     if (s->removed != 0u) {
-        compact(w, s);
+        compact(v, s);
     }
     /* After a frame that lost candidates, or when this one loses one (it could not be
      * remembered), the update rebuilds: the rebuild counts the lost pairs exactly. */
-    bool full = s->incomplete != 0u;
+    bool full = s->incomplete != 0u || mbp__sink_overflowed(out);
     s->batch_last = 0u;
     if (!full) {
         /* sap_budget swaps a body, times log2(bodies) / 10 from 1024 bodies on: a rebuild costs
@@ -734,31 +741,31 @@ mbp_status mbp__sap_update(mbp_world *w)
             lg++;
             m >>= 1;
         } while (m != 0u);
-        uint64_t b64 = (uint64_t)w->params.sap_budget * (s->n / 2u + 1u) * lg / 10u;
+        uint64_t b64 = (uint64_t)s->budget * (s->n / 2u + 1u) * lg / 10u;
         uint32_t budget = b64 < UINT32_MAX ? (uint32_t)b64 : UINT32_MAX;
-        if (16u * (uint32_t)w->dirty_count >= s->n) { /* s->n: 2 endpoints a body */
+        if (16u * v->moved_count >= s->n) { /* s->n: 2 endpoints a body */
             /* Many moved: write every new value, then one pass per axis (O(n + swaps)); the
              * jumpers wait, at their old values, and jump once the axes are sorted. */
-            uint32_t held = write_all(w, s);
+            uint32_t held = write_all(v, s);
             s->batch_last = 1u;
             for (int k = 0; k < MBP_DIM && !full; k++) {
-                full = !sort_axis(&r, k, budget) || w->pairs.lost != 0u;
+                full = !sort_axis(&r, k, budget) || out->ps->lost != 0u;
             }
             for (uint32_t j = 0u; j < held && !full; j++) {
                 mbp_sap_val lo[MBP_DIM], hi[MBP_DIM];
-                box_values(s, &w->box[s->jump[j]], lo, hi);
+                box_values(s, &v->box[s->jump[j]], lo, hi);
                 jump(&r, s->jump[j], lo, hi);
-                full = r.swaps > budget || w->pairs.lost != 0u;
+                full = r.swaps > budget || out->ps->lost != 0u;
             }
         } else {
             /* Few moved: each into place on its own (O(moved + swaps)), or by a jump. */
-            for (uint32_t d = 0u; d < w->dirty_count && !full; d++) {
-                uint16_t i = w->dirty[d];
-                if (!mbp__active(w, i)) {
+            for (uint32_t d = 0u; d < v->moved_count && !full; d++) {
+                uint16_t i = v->moved[d];
+                if (!mbp__in(v, i)) {
                     continue;
                 }
                 mbp_sap_val lo[MBP_DIM], hi[MBP_DIM];
-                box_values(s, &w->box[i], lo, hi);
+                box_values(s, &v->box[i], lo, hi);
                 uint32_t p = s->pos[0][2u * i];
                 if (far(s->val[0][p], lo[0], hi[0]) && jumps(s, p, lo[0])) {
                     jump(&r, i, lo, hi);
@@ -767,7 +774,7 @@ mbp_status mbp__sap_update(mbp_world *w)
                         update_axis(&r, k, i, lo[k], hi[k]);
                     }
                 }
-                full = r.swaps > budget || w->pairs.lost != 0u;
+                full = r.swaps > budget || out->ps->lost != 0u;
             }
         }
     }
@@ -777,13 +784,14 @@ mbp_status mbp__sap_update(mbp_world *w)
     }
     s->swaps_last = r.swaps;
     s->jumps_last = r.jumps;
-    w->stats.tests = r.tests;
+    out->tests = r.tests;
     return MBP_OK;
 }
 
-void mbp__sap_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx)
+void mbp__sap_query(const mbp_sap_state *s, const mbp__bodies *v, const mbp_aabb *box,
+                    mbp__visit_fn fn, void *ctx)
 {
-    const mbp_sap_state *s = &w->be.sap;
+    (void)v; /* the stored values answer: bodies moved since are the world's to test */
     mbp_sap_val lo[MBP_DIM], hi[MBP_DIM];
     for (int k = 0; k < MBP_DIM; k++) {
         lo[k] = LO(s, k, box->min[k]);

@@ -11,7 +11,7 @@
 
 /* 1 once this backend takes (state, view, sink) as mbp_bp.h describes (the rework of the
  * backend interface; the dispatch in mbp_backend.c follows it). */
-#define MBP__SAP_LAYERED 0
+#define MBP__SAP_LAYERED 1
 
 #if MBP_SAP_QUANTIZED
 typedef uint16_t mbp_sap_val;
@@ -40,6 +40,7 @@ typedef struct mbp_sap_state {
     mbp_sap_idx id[MBP_DIM][MBP_SAP_SLOTS];      /* the endpoint at each position */
     mbp_sap_idx pos[MBP_DIM][2 * MBP_MAX_BODIES]; /* the position of each endpoint id */
     uint32_t n;          /* endpoints per axis, sentinels excluded */
+    uint32_t budget;     /* mbp_params.sap_budget: swaps a body before an update rebuilds */
     uint32_t removed;    /* bodies removed since the last update: their endpoints go then */
     mbp_sap_val ext;     /* at least every stored body's extent on axis 0 (bounds queries) */
     uint32_t swaps_last; /* endpoint swaps of the last update (the incremental work) */

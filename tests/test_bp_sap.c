@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: MIT */
+/* test_bp_sap.c: the SAP as a data structure (mbp_bp.h), without a world: random scenes against
+ * brute force (its candidates are exactly the overlapping boxes, unless quantized), and its own
+ * paths: the rebuild after lost pairs and over budget, jumps in both sorting modes, removes, and
+ * queries that must look below the query box. */
+#include "test_util.h"
+
+#if MBP_WITH_SAP
+static mbp_sap_state g_sap;
+
+#define BP_ADD(i, box) mbp__sap_add(&g_sap, i, box)
+#define BP_MOVE(i, old, box) ((void)(i), (void)(old), (void)(box), MBP_OK)
+#define BP_REMOVE(i, last) mbp__sap_remove(&g_sap, i, last)
+#define BP_UPDATE(v, out) mbp__sap_update(&g_sap, v, out)
+#define BP_QUERY(v, box, fn, c) mbp__sap_query(&g_sap, v, box, fn, c)
+#include "bp_harness.h"
+
+/* Quantized values add candidates (rounded outwards): then only "every overlap is there". */
+#define SAP_EXACT (!MBP_SAP_QUANTIZED)
+
+/* Bodies in the row scenes below: enough that a body crossing the row passes MBP_SAP_JUMP
+ * endpoints. */
+#define ROW_N (MBP_MAX_BODIES < 40 ? MBP_MAX_BODIES : 40)
+
+/* An empty SAP with this budget (swaps a body), and an empty harness. */
+static void sap_start(uint16_t budget, uint32_t seed)
+{
+    mbp_params p;
+    mbp_params_default(&p);
+    p.sap_budget = budget;
+    CHECK_ST(mbp__sap_init(&g_sap, &p), MBP_OK);
+    bp_reset(&g_bp, seed);
+}
+
+/* Body i of a row: [3i, 3i + 2] on the first axis, [0, 2] on the others; neighbours 1 apart. */
+static mbp_aabb row_box(uint32_t i)
+{
+    return box2((int32_t)(3u * i), 0, (int32_t)(3u * i + 2u), 2);
+}
+
+/* n bodies in a row, sorted into place by one update. */
+static void row(uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        mbp_aabb b = row_box(i);
+        CHECK_ST(bp_add(&g_bp, (uint16_t)i, &b), MBP_OK);
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    CHECK_EQ(g_bp.ps.count, 0);
+}
+
+/* Moves body i to box b (the harness marks it moved). */
+static void move_to(uint32_t i, mbp_aabb b)
+{
+    CHECK_ST(bp_move(&g_bp, (uint16_t)i, &b), MBP_OK);
+}
+
+TEST(bp_sap_random_scenes_give_exactly_the_overlapping_pairs)
+{
+    for (uint32_t seed = 1; seed <= TEST_SEEDS; seed++) {
+        uint32_t noroom;
+        sap_start(32u, seed);
+        CHECK_EQ(bp_random_run(&g_bp, seed, TEST_BODIES / 2u, TEST_FRAMES, 160, 12, SAP_EXACT,
+                               &noroom),
+                 0);
+        CHECK_EQ(noroom, 0);
+    }
+}
+
+/* A budget of one swap a body: updates give up and rebuild often, and stay right. */
+TEST(bp_sap_random_scenes_under_a_tight_budget_rebuild_and_stay_right)
+{
+    uint32_t noroom;
+    sap_start(1u, 5u);
+    CHECK_EQ(bp_random_run(&g_bp, 5u, TEST_BODIES / 2u, TEST_FRAMES / 2u, 160, 12, SAP_EXACT,
+                           &noroom),
+             0);
+    CHECK_EQ(noroom, 0);
+    CHECK(g_sap.rebuilds > 1u);
+}
+
+TEST(bp_sap_init_refuses_a_zero_budget)
+{
+    mbp_params p;
+    mbp_params_default(&p);
+    p.sap_budget = 0u;
+    CHECK_ST(mbp__sap_init(&g_sap, &p), MBP_E_PARAM);
+}
+
+/* Quantized: the box the 16-bit values span must have width on every axis. */
+TEST(bp_sap_quantized_init_refuses_a_world_box_of_no_width)
+{
+#if MBP_SAP_QUANTIZED
+    for (int k = 0; k < MBP_DIM; k++) {
+        mbp_params p;
+        mbp_params_default(&p);
+        p.sap_world.max[k] = p.sap_world.min[k];
+        CHECK_ST(mbp__sap_init(&g_sap, &p), MBP_E_PARAM);
+        mbp_params_default(&p);
+        CHECK_ST(mbp__sap_init(&g_sap, &p), MBP_OK);
+    }
+#endif
+}
+
+/* The sink says the last update lost pairs (as the world's sink does after a full pair set):
+ * the update rebuilds even though nothing moved, and only then. */
+TEST(bp_sap_rebuilds_when_the_sink_says_the_last_update_lost_pairs)
+{
+    sap_start(32u, 3u);
+    row(ROW_N);
+    move_to(0u, box2(1, 1, 4, 3)); /* meets body 1 */
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_bp.ps.count, 1);
+    uint32_t rebuilds = g_sap.rebuilds;
+    g_bp.lost_last = 1u;
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.rebuilds, rebuilds + 1u);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    CHECK_ST(bp_update(&g_bp), MBP_OK); /* lost_last is 0 again: incremental */
+    CHECK_EQ(g_sap.rebuilds, rebuilds + 1u);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+}
+
+/* k bodies on one spot make more pairs than the set holds: the rebuild counts exactly the pairs
+ * it could not store; the next update rebuilds again (candidates are missing), and once the
+ * bodies part, it finds every pair and goes back to incremental updates. */
+TEST(bp_sap_a_full_pair_set_counts_the_lost_pairs_and_rebuilds_until_they_fit)
+{
+    uint32_t k = 2u;
+    while (k * (k - 1u) / 2u <= (uint32_t)MBP_MAX_PAIRS) {
+        k++;
+    }
+    if (k > (uint32_t)MBP_MAX_BODIES) {
+        return; /* this build cannot hold enough bodies to fill its pair set */
+    }
+    sap_start(32u, 4u);
+    mbp_aabb spot = box2(0, 0, 2, 2);
+    for (uint32_t i = 0; i < k; i++) {
+        CHECK_ST(bp_add(&g_bp, (uint16_t)i, &spot), MBP_OK);
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_bp.ps.count, MBP_MAX_PAIRS);
+    CHECK_EQ(g_bp.lost_last, k * (k - 1u) / 2u - (uint32_t)MBP_MAX_PAIRS);
+    CHECK(g_sap.rebuilds >= 1u);
+    CHECK_EQ(g_sap.incomplete, 1);
+    /* They part: each to its own place of a row (no pair left). */
+    for (uint32_t i = 0; i < k; i++) {
+        move_to(i, row_box(i));
+    }
+    uint32_t rebuilds = g_sap.rebuilds;
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.rebuilds, rebuilds + 1u);
+    CHECK_EQ(g_bp.lost_last, 0);
+    CHECK_EQ(g_sap.incomplete, 0);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    move_to(1u, box2(2, 0, 6, 2)); /* touches bodies 0 and 2 */
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.rebuilds, rebuilds + 1u);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    CHECK_EQ(g_bp.ps.count, 2); /* (0, 1) and (1, 2) */
+}
+
+/* One body grows over the whole row: its max is sifted (not a jump: its min stays), past more
+ * endpoints than a budget of one swap a body allows, so the update rebuilds. */
+TEST(bp_sap_one_body_passing_more_endpoints_than_the_budget_rebuilds_the_update)
+{
+    sap_start(1u, 6u);
+    row(ROW_N);
+    uint32_t rebuilds = g_sap.rebuilds;
+    move_to(0u, box2(0, 0, (int32_t)(3u * ROW_N), 2));
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.batch_last, 0);
+    CHECK_EQ(g_sap.jumps_last, 0);
+    CHECK_EQ(g_sap.rebuilds, rebuilds + 1u);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    CHECK_EQ(g_bp.ps.count, ROW_N - 1u);
+}
+
+/* The row reversed at once: one sort pass (every body moved), far more swaps than one a body. */
+TEST(bp_sap_many_bodies_passing_more_endpoints_than_the_budget_rebuild_the_update)
+{
+    sap_start(1u, 7u);
+    row(ROW_N);
+    uint32_t rebuilds = g_sap.rebuilds;
+    for (uint32_t i = 0; i < ROW_N; i++) {
+        move_to(i, row_box(ROW_N - 1u - i));
+    }
+    move_to(0u, box2(0, 0, 5, 2)); /* over the last body's new place and the next */
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.batch_last, 1);
+    CHECK_EQ(g_sap.rebuilds, rebuilds + 1u);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    CHECK_EQ(g_bp.ps.count, 2);
+}
+
+/* Few bodies moved: the first of the row teleports past its end, onto the last body. It jumps
+ * (block moves, no sort), and its pair is found without a rebuild. */
+TEST(bp_sap_a_body_teleported_across_the_row_jumps_and_pairs_exactly)
+{
+    sap_start(32u, 8u);
+    row(ROW_N);
+    uint32_t rebuilds = g_sap.rebuilds;
+    int32_t end = (int32_t)(3u * (ROW_N - 1u));
+    move_to(0u, box2(end + 1, 1, end + 4, 3));
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.batch_last, 0);
+    CHECK_EQ(g_sap.jumps_last, 1);
+    CHECK_EQ(g_sap.rebuilds, rebuilds);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    CHECK_EQ(g_bp.ps.count, 1);
+    /* And back, onto body 1: its old pair ends, the new one begins. */
+    move_to(0u, box2(3, 0, 4, 1));
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.jumps_last, 1);
+    CHECK_EQ(g_sap.rebuilds, rebuilds);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    CHECK(mbp__pairs_find(&g_bp.ps, mbp__key(0, 1)) >= 0);
+}
+
+/* Many bodies moved (one sort pass per axis): the two that cross the row are held back and jump
+ * once the axes are sorted. */
+TEST(bp_sap_jumpers_among_many_moved_bodies_jump_after_the_sort_pass)
+{
+    sap_start(32u, 9u);
+    row(ROW_N);
+    uint32_t rebuilds = g_sap.rebuilds;
+    int32_t end = (int32_t)(3u * (ROW_N - 1u));
+    for (uint32_t i = 1; i + 1u < ROW_N; i++) {
+        mbp_aabb b = row_box(i);
+        for (int k = 1; k < MBP_DIM; k++) {
+            b.min[k] += mbp_from_int(1);
+            b.max[k] += mbp_from_int(1);
+        }
+        move_to(i, b);
+    }
+    move_to(0u, box2(end + 1, 1, end + 4, 3));              /* onto the last */
+    move_to(ROW_N - 1u, box2(-1, 0, 0, 1));                  /* onto the first's old place */
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.batch_last, 1);
+    CHECK_EQ(g_sap.jumps_last, 2);
+    CHECK_EQ(g_sap.rebuilds, rebuilds);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    CHECK_EQ(g_bp.ps.count, 0); /* they swapped ends: nothing left to meet */
+}
+
+/* The row reversed under a large budget: more bodies would jump than an update holds back; the
+ * rest are sorted in the pass, and the result is still exact, without a rebuild. */
+TEST(bp_sap_more_jumpers_than_it_holds_back_are_sorted_and_stay_exact)
+{
+    sap_start(65535u, 10u);
+    row(ROW_N);
+    uint32_t rebuilds = g_sap.rebuilds;
+    for (uint32_t i = 0; i < ROW_N; i++) {
+        mbp_aabb b = row_box(ROW_N - 1u - i);
+        b.max[0] += mbp_from_int(1); /* touches the next */
+        move_to(i, b);
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.batch_last, 1);
+    CHECK(g_sap.jumps_last > 0u);
+    CHECK(g_sap.jumps_last <= MBP_SAP_JUMPS);
+    CHECK_EQ(g_sap.rebuilds, rebuilds);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    CHECK_EQ(g_bp.ps.count, ROW_N - 1u);
+}
+
+/* Removed bodies' endpoints leave at the next update; the others keep their order and pairs. */
+TEST(bp_sap_removed_bodies_leave_the_axes_at_the_next_update)
+{
+    sap_start(32u, 11u);
+    mbp_aabb b = box2(0, 0, 2, 2);
+    for (uint16_t i = 0; i < 3u; i++) {
+        CHECK_ST(bp_add(&g_bp, i, &b), MBP_OK);
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.n, 6);
+    CHECK_EQ(g_bp.ps.count, 3);
+    bp_remove(&g_bp, 1u);
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.n, 4);
+    CHECK_EQ(g_sap.removed, 0);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    CHECK_EQ(g_bp.ps.count, 1);
+}
+
+/* A long body whose min lies far below a small query box, with many endpoints between: the query
+ * looks down by the largest extent and finds it. */
+TEST(bp_sap_query_finds_a_long_body_reaching_in_from_below)
+{
+    sap_start(32u, 12u);
+    row(ROW_N);
+    int32_t end = (int32_t)(3u * ROW_N);
+    move_to(0u, box2(0, 0, end, 1));
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    mbp_aabb q = box2(end - 1, 0, end, 1);
+    CHECK(bp_query_ok(&g_bp, &q));
+    for (uint16_t i = 0; i < MBP_MAX_BODIES; i++) {
+        g_bp_seen[i] = 0u;
+    }
+    mbp__bodies v = bp_view(&g_bp);
+    mbp__sap_query(&g_sap, &v, &q, bp_visit, NULL);
+    CHECK_EQ(g_bp_seen[0], 1);
+    CHECK_EQ(g_bp_seen[1], 0); /* far from the query */
+}
+#endif

@@ -40,7 +40,7 @@
  * M, expanded to every level-M cell inside), A and B, and then:
  *   - walks the cells of A not in B: each body j found whose cell is the minimum corner of
  *     A n Rj (max(A.lo, Rj.lo) per axis) and whose range misses B stops being a candidate
- *     (mbp__uncandidate), found once: the minimum corner of A n Rj lies outside B when Rj misses B;
+ *     (mbp__sink_end), found once: the minimum corner of A n Rj lies outside B when Rj misses B;
  *   - walks the cells of B not in A the same way, for bodies j that become candidates;
  *   - when walking those cells would cost more than looking at every body (their number times
  *     the mean length of a list, against the bodies), it checks each body of level M instead (a
@@ -54,7 +54,7 @@
  * wide, 3 to 4 times the overlapping pairs), and the core exact-tests those of every moved body
  * each frame: when most bodies move and cross cells often, a full frame costs less. So the
  * engine runs full frames: changes applied without reports, every candidate pair enumerated
- * once, only those whose boxes overlap reported (mbp__full_frame(w, false): only hits are
+ * once, only those whose boxes overlap reported (mbp__sink_full_frame(out, false): only hits are
  * stored, as brute force), and the candidates counted -
  *   - when the pair set is over 7/8 full at an update (after a frame that lost pairs, a full
  *     one, the candidates do not fit: it stays full);
@@ -67,7 +67,7 @@
  * so a full frame has the same room as brute force's and overflows only where it would. It
  * returns to incremental frames when the last count of candidates is at most 3/4 of the set
  * and the estimate is below a full frame's (after DWELL frames): it counts them again and, if
- * they fit beside the stored pairs, reports them all (mbp__full_frame(w, true)). A new world
+ * they fit beside the stored pairs, reports them all (mbp__sink_full_frame(out, true)). A new world
  * starts in full frames (its first update links every body and counts the candidates). The
  * estimates are rough (within about 10% of the better mode on the bench scenes); exactness does
  * not depend on the mode.
@@ -156,7 +156,8 @@ typedef struct {
 
 /* What an incremental step reports into. */
 typedef struct {
-    mbp_world *w;
+    const mbp__bodies *v;
+    mbp__sink *out;
     const mbp_grid_state *s;
     uint16_t i;
     uint32_t tests;
@@ -553,13 +554,13 @@ static void relink(mbp_grid_state *s, uint16_t i, const span *t)
 static void flip(step *st, uint16_t j, bool now)
 {
     if (now) {
-        if (st->w->pairs.count >= (uint32_t)MBP_MAX_PAIRS) {
+        if (st->out->ps->count >= (uint32_t)MBP_MAX_PAIRS) {
             st->abandon = true;
         } else {
-            mbp__candidate(st->w, st->i, j);
+            mbp__sink_begin(st->out, st->i, j);
         }
     } else {
-        mbp__uncandidate(st->w, st->i, j);
+        mbp__sink_end(st->out, st->i, j);
     }
 }
 
@@ -620,7 +621,7 @@ static void walk(step *st, uint32_t m, const region *a, const region *b, bool no
 static void scan(step *st, uint32_t m, const region *a, const region *b)
 {
     const mbp_grid_state *s = st->s;
-    for (uint16_t j = 0; j < st->w->high; j++) {
+    for (uint16_t j = 0; j < st->v->high; j++) {
         if (s->level[j] != m || (s->bflag[j] & F_LARGE) != 0u || j == st->i) {
             continue;
         }
@@ -636,8 +637,8 @@ static void scan(step *st, uint32_t m, const region *a, const region *b)
 /* Body i goes from its committed place to t; with report, every pair whose candidate status
  * changes is reported once, walking at most 'most' cells per level (else checking every body).
  * Returns true when the pair set was full (reports incomplete). */
-static bool apply(mbp_world *w, mbp_grid_state *s, uint16_t i, const span *t, bool report,
-                  uint32_t most, uint32_t *tests)
+static bool apply(const mbp__bodies *v, mbp__sink *out, mbp_grid_state *s, uint16_t i,
+                  const span *t, bool report, uint32_t most, uint32_t *tests)
 {
     bool abandon = false;
     span c;
@@ -649,7 +650,7 @@ static bool apply(mbp_world *w, mbp_grid_state *s, uint16_t i, const span *t, bo
         return false; /* moved away and back this frame */
     }
     if (report) {
-        step st = {w, s, i, 0u, false};
+        step st = {v, out, s, i, 0u, false};
         for (uint32_t m = 0; m < s->levels; m++) {
             uint32_t others = s->level_count[m];
             if (had && !c.large && c.level == m) {
@@ -708,14 +709,15 @@ static bool apply(mbp_world *w, mbp_grid_state *s, uint16_t i, const span *t, bo
 /* Applies the pending changes, in list order; a body that needs more entries than are free
  * waits for a second pass, after every other has freed its own ('spare' guarantees the total).
  * With report, returns true when the pair set filled up (the reports stopped there). */
-static bool run_pending(mbp_world *w, mbp_grid_state *s, bool report, uint32_t *tests)
+static bool run_pending(const mbp__bodies *v, mbp__sink *out, mbp_grid_state *s, bool report,
+                        uint32_t *tests)
 {
     bool abandon = false;
     uint32_t wait = 0u;
     /* Walking a cell costs its list: with few buckets (hash, hgrid) the list holds other cells'
      * entries too. The cells worth walking: the bodies over that load, about. */
     uint32_t load = 1u + ((uint32_t)MBP_GRID_MAX_ENTRIES - s->free_count) / s->nheads;
-    uint32_t most = (w->high + 8u) / load;
+    uint32_t most = (v->high + 8u) / load;
     for (uint32_t pass = 0; pass < 2u; pass++) {
         uint32_t n = pass == 0u ? s->pend_count : wait;
         wait = 0u;
@@ -725,7 +727,7 @@ static bool run_pending(mbp_world *w, mbp_grid_state *s, bool report, uint32_t *
                 continue; /* removed since */
             }
             span t;
-            span_of(s, &w->box[i], &t);
+            span_of(s, &v->box[i], &t);
             uint32_t h = held(s, i);
             if (pass == 0u && t.n > h && t.n - h > s->free_count) {
                 s->pend[wait++] = i;
@@ -733,7 +735,7 @@ static bool run_pending(mbp_world *w, mbp_grid_state *s, bool report, uint32_t *
             }
             MBP__ASSERT(t.n <= h || t.n - h <= s->free_count);
             s->bflag[i] &= (uint8_t)~F_PEND;
-            if (apply(w, s, i, &t, report && !abandon, most, tests)) {
+            if (apply(v, out, s, i, &t, report && !abandon, most, tests)) {
                 abandon = true;
             }
         }
@@ -747,30 +749,32 @@ static bool run_pending(mbp_world *w, mbp_grid_state *s, bool report, uint32_t *
 
 enum { E_COUNT, E_ALL, E_OVERLAP };
 
-MBP__HOT void act(mbp_world *w, int how, uint16_t i, uint16_t j, uint32_t *tests)
+MBP__HOT void act(const mbp__bodies *v, mbp__sink *out, int how, uint16_t i, uint16_t j,
+                  uint32_t *tests)
 {
     if (how == E_ALL) {
         (*tests)++;
-        mbp__candidate(w, i, j);
+        mbp__sink_begin(out, i, j);
     } else if (how == E_OVERLAP) {
         (*tests)++;
-        if (overlap(&w->box[i], &w->box[j])) {
-            mbp__candidate(w, i, j);
+        if (overlap(&v->box[i], &v->box[j])) {
+            mbp__sink_begin(out, i, j);
         }
     }
 }
 
 /* Every candidate pair once (see the top); returns their number. */
-static uint32_t enumerate(mbp_world *w, const mbp_grid_state *s, int how, uint32_t *tests)
+static uint32_t enumerate(const mbp__bodies *v, mbp__sink *out, const mbp_grid_state *s, int how,
+                          uint32_t *tests)
 {
     uint32_t count = 0u;
     bool hashed = s->mode != MBP__CELLS_GRID;
-    for (uint16_t i = 0; i < w->high; i++) {
+    for (uint16_t i = 0; i < v->high; i++) {
         uint32_t level = s->level[i];
         if (level == OUT || (s->bflag[i] & F_LARGE) != 0u) {
             continue;
         }
-        MBP__ASSERT(mbp__active(w, i));
+        MBP__ASSERT(mbp__in(v, i));
         for (uint16_t e = s->first[i]; e != NONE; e = s->bnext[e]) {
             const uint16_t *c = s->ecell[e];
             /* Entries before e in this list meet i from their own walk. */
@@ -781,7 +785,7 @@ static uint32_t enumerate(mbp_world *w, const mbp_grid_state *s, int how, uint32
                     continue;
                 }
                 count++;
-                act(w, how, i, j, tests);
+                act(v, out, how, i, j, tests);
             }
         }
         for (uint32_t m = level + 1u; m < s->levels; m++) {
@@ -803,7 +807,7 @@ static uint32_t enumerate(mbp_world *w, const mbp_grid_state *s, int how, uint32
                         continue;
                     }
                     count++;
-                    act(w, how, i, j, tests);
+                    act(v, out, how, i, j, tests);
                 }
             } while (next_cell(c, a.lo, a.hi));
         }
@@ -811,13 +815,13 @@ static uint32_t enumerate(mbp_world *w, const mbp_grid_state *s, int how, uint32
     for (uint16_t l = s->large_head; l != NONE; l = s->first[l]) {
         span sl;
         span_get(s, l, &sl);
-        for (uint16_t j = 0; j < w->high; j++) {
+        for (uint16_t j = 0; j < v->high; j++) {
             if (j == l || s->level[j] == OUT || ((s->bflag[j] & F_LARGE) != 0u && j < l) ||
                 !cand(s, &sl, j)) {
                 continue;
             }
             count++;
-            act(w, how, l, j, tests);
+            act(v, out, how, l, j, tests);
         }
     }
     return count;
@@ -825,9 +829,8 @@ static uint32_t enumerate(mbp_world *w, const mbp_grid_state *s, int how, uint32
 
 /* ---- hooks ---- */
 
-mbp_status mbp__cells_init(const mbp_world *w, mbp_grid_state *s, uint8_t mode)
+mbp_status mbp__cells_setup(mbp_grid_state *s, const mbp_params *p, uint8_t mode)
 {
-    const mbp_params *p = &w->params;
 #if MBP_SCALAR == MBP_FIXED
     if (p->cell_size < 1 || p->cell_size > MBP_RANGE) {
         return MBP_E_PARAM;
@@ -933,12 +936,12 @@ MBP__HOT bool same_range(const mbp_grid_state *s, const mbp_aabb *b, uint16_t i,
 }
 
 /* The move hook's slow path: the body's cells change (or it is new, or already pending). */
-static NOINLINE mbp_status place_change(const mbp_world *w, mbp_grid_state *s, uint16_t i,
-                                         const mbp_aabb *old)
+static NOINLINE mbp_status place_change(mbp_grid_state *s, uint16_t i, const mbp_aabb *old,
+                                         const mbp_aabb *box)
 {
     uint8_t f = s->bflag[i];
     span t;
-    span_of(s, &w->box[i], &t);
+    span_of(s, box, &t);
     int32_t h = (int32_t)held(s, i);
     int32_t need = (int32_t)t.n - h, before = 0;
     if ((f & F_PEND) != 0u) {
@@ -958,27 +961,38 @@ static NOINLINE mbp_status place_change(const mbp_world *w, mbp_grid_state *s, u
     return MBP_OK;
 }
 
-mbp_status mbp__cells_place(const mbp_world *w, mbp_grid_state *s, uint16_t i,
-                            const mbp_aabb *old)
+/* Body i was added (old == NULL) or moved from *old to *box. Records the change for the next
+ * update; MBP_E_NOROOM when the entries cannot hold it (nothing changes then). */
+MBP__HOT mbp_status place(mbp_grid_state *s, uint16_t i, const mbp_aabb *old, const mbp_aabb *box)
 {
     /* The usual case of coherent motion: the same cells, nothing to do. A body out of the
      * structure has level OUT, which level_for() never returns. */
     if ((s->bflag[i] & F_PEND) == 0u) {
-        const mbp_aabb *b = &w->box[i];
-        uint32_t level = level_for(s, b);
-        if (level == s->level[i] && same_range(s, b, i, level)) {
+        uint32_t level = level_for(s, box);
+        if (level == s->level[i] && same_range(s, box, i, level)) {
             return MBP_OK;
         }
     }
-    return place_change(w, s, i, old);
+    return place_change(s, i, old, box);
 }
 
-void mbp__cells_remove(const mbp_world *w, mbp_grid_state *s, uint16_t i)
+mbp_status mbp__cells_add(mbp_grid_state *s, uint16_t i, const mbp_aabb *box)
+{
+    return place(s, i, NULL, box);
+}
+
+mbp_status mbp__cells_move(mbp_grid_state *s, uint16_t i, const mbp_aabb *old,
+                           const mbp_aabb *box)
+{
+    return place(s, i, old, box);
+}
+
+void mbp__cells_remove(mbp_grid_state *s, uint16_t i, const mbp_aabb *last)
 {
     int32_t h = (int32_t)held(s, i);
     if ((s->bflag[i] & F_PEND) != 0u) {
         span t;
-        span_of(s, &w->box[i], &t);
+        span_of(s, last, &t);
         s->spare += (int32_t)t.n - h; /* the promise is void */
         s->bflag[i] &= (uint8_t)~F_PEND;
     }
@@ -989,25 +1003,25 @@ void mbp__cells_remove(const mbp_world *w, mbp_grid_state *s, uint16_t i)
 /* The two estimates of this frame's cost, from c candidates and p bodies whose cells changed.
  * In 32 bits: c and the hits are at most 2^20 (MBP_MAX_PAIRS), p and the entries 2^16, so each
  * sum stays below 2^29 and five times it below 2^32. */
-static void estimate(const mbp_world *w, const mbp_grid_state *s, uint32_t c, uint32_t p,
-                     uint32_t *incr, uint32_t *full)
+static void estimate(const mbp__bodies *v, const mbp__sink *out, const mbp_grid_state *s,
+                     uint32_t c, uint32_t p, uint32_t *incr, uint32_t *full)
 {
-    uint32_t n = w->live_count != 0u ? w->live_count : 1u;
-    uint32_t d = w->dirty_count < n ? w->dirty_count : n;
+    uint32_t n = v->live != 0u ? v->live : 1u;
+    uint32_t d = v->moved_count < n ? v->moved_count : n;
     uint32_t e = (uint32_t)MBP_GRID_MAX_ENTRIES - s->free_count;
     /* Candidates with a moved body, if moved bodies are spread evenly: c (1 - (1 - d/n)^2). */
     uint32_t f = (d << 8) / n; /* d/n in 1/256 */
     uint32_t moved = (uint32_t)(((uint64_t)c * ((uint64_t)f * (uint64_t)(512u - f))) >> 16);
     *incr = K_WALK * c + K_TEST * moved + K_CHANGE * p;
-    *full = K_ENUM * c + K_HIT * w->pairs.hits + K_ENTRY * e + K_RELINK * p;
+    *full = K_ENUM * c + K_HIT * out->ps->hits + K_ENTRY * e + K_RELINK * p;
 }
 
 /* Leaving incremental frames: the pair set keeps only the last frame's pairs (MBP__PREV, what
  * brute force's set holds at this point), so the full frame has exactly brute force's room. The
  * candidates dropped were no pairs (an incremental frame's own too): no event depends on them. */
-static void drop_candidates(mbp_world *w, mbp_grid_state *s)
+static void drop_candidates(mbp__sink *out, mbp_grid_state *s)
 {
-    mbp_pairset *ps = &w->pairs;
+    mbp_pairset *ps = out->ps;
     for (uint32_t k = 0; k < ps->count;) {
         if ((ps->flag[k] & MBP__PREV) == 0u) {
             mbp__pairs_remove_at(ps, k); /* the last entry moves to k: look at k again */
@@ -1019,49 +1033,49 @@ static void drop_candidates(mbp_world *w, mbp_grid_state *s)
     s->dwell = 0u;
 }
 
-mbp_status mbp__cells_update(mbp_world *w, mbp_grid_state *s)
+mbp_status mbp__cells_update(mbp_grid_state *s, const mbp__bodies *v, mbp__sink *out)
 {
     uint32_t tests = 0u, incr, full, changes = s->pend_count;
     if (s->dwell < DWELL) {
         s->dwell++;
     }
     if (s->incr) {
-        estimate(w, s, w->pairs.count, changes, &incr, &full);
+        estimate(v, out, s, out->ps->count, changes, &incr, &full);
         /* No frame that lost pairs is incremental: an incremental report never loses a
          * candidate (flip()), and the switch to incremental frames needs room for them all. */
-        if (w->pairs.count > HIGH_WATER || s->pin == PIN_FULL) {
-            drop_candidates(w, s); /* candidates would soon be lost: full frames */
+        if (out->ps->count > HIGH_WATER || s->pin == PIN_FULL) {
+            drop_candidates(out, s); /* candidates would soon be lost: full frames */
             s->cands = 0u;
         } else if (s->pin == PIN_NONE && s->dwell >= DWELL && 4u * incr > 5u * full) {
-            drop_candidates(w, s); /* full frames cost less now */
+            drop_candidates(out, s); /* full frames cost less now */
         }
     }
-    if (run_pending(w, s, s->incr != 0u, &tests)) {
-        drop_candidates(w, s); /* the candidates do not fit: this frame becomes a full one */
+    if (run_pending(v, out, s, s->incr != 0u, &tests)) {
+        drop_candidates(out, s); /* the candidates do not fit: this frame becomes a full one */
         s->cands = 0u;
     }
     if (!s->incr && s->pin != PIN_FULL && s->cands <= LOW_WATER) {
-        estimate(w, s, s->cands, changes, &incr, &full);
+        estimate(v, out, s, s->cands, changes, &incr, &full);
         if (s->pin == PIN_INCR || (s->dwell >= DWELL && incr < full)) {
             uint32_t none = 0u;
-            uint32_t c = enumerate(w, s, E_COUNT, &none);
-            if (c <= LOW_WATER && w->pairs.count + c <= (uint32_t)MBP_MAX_PAIRS) {
-                mbp__full_frame(w, true); /* back to incremental frames: keep every candidate */
-                (void)enumerate(w, s, E_ALL, &tests);
+            uint32_t c = enumerate(v, out, s, E_COUNT, &none);
+            if (c <= LOW_WATER && out->ps->count + c <= (uint32_t)MBP_MAX_PAIRS) {
+                mbp__sink_full_frame(out, true); /* back to incremental frames: keep them all */
+                (void)enumerate(v, out, s, E_ALL, &tests);
                 s->incr = 1u;
                 s->dwell = 0u;
             }
         }
     }
     if (!s->incr) {
-        mbp__full_frame(w, false);
-        s->cands = enumerate(w, s, E_OVERLAP, &tests);
+        mbp__sink_full_frame(out, false);
+        s->cands = enumerate(v, out, s, E_OVERLAP, &tests);
     }
-    w->stats.tests = tests;
+    out->tests = tests;
     return MBP_OK;
 }
 
-void mbp__cells_query(const mbp_world *w, const mbp_grid_state *s, const mbp_aabb *box,
+void mbp__cells_query(const mbp_grid_state *s, const mbp__bodies *v, const mbp_aabb *box,
                       mbp__visit_fn fn, void *ctx)
 {
     uint16_t q0[MBP_DIM], q1[MBP_DIM];
@@ -1084,9 +1098,9 @@ void mbp__cells_query(const mbp_world *w, const mbp_grid_state *s, const mbp_aab
             q.hi[k] = (uint16_t)(q1[k] >> level);
             c[k] = q.lo[k];
         }
-        if (region_cells(&q) > w->high) {
+        if (region_cells(&q) > v->high) {
             /* More cells than bodies: checking each body's range is cheaper. */
-            for (uint16_t j = 0; j < w->high; j++) {
+            for (uint16_t j = 0; j < v->high; j++) {
                 if (s->level[j] == level && (s->bflag[j] & F_LARGE) == 0u &&
                     meets(s->lo[j], s->hi[j], &q)) {
                     fn(ctx, j);

@@ -4,7 +4,7 @@
 #ifndef MBP_CELLS_H
 #define MBP_CELLS_H
 
-#include "mbp_internal.h"
+#include "mbp_bp.h"
 
 #if MBP_WITH_GRID || MBP_WITH_HASH || MBP_WITH_HGRID
 
@@ -18,19 +18,10 @@
 #define MBP__CELLS_F_LARGE 0x01u /* bflag: no entries; in the large list */
 #define MBP__CELLS_F_PEND 0x02u  /* bflag: in the pending list (added, or moved to other cells) */
 
-/* Checks the params this mode uses (MBP_E_PARAM) and empties the structure. */
-mbp_status mbp__cells_init(const mbp_world *w, mbp_grid_state *s, uint8_t mode);
-/* Body i was added (old == NULL) or moved from *old to w->box[i]. Records the change for the
- * next update; MBP_E_NOROOM when the entries cannot hold it (nothing changes then). */
-mbp_status mbp__cells_place(const mbp_world *w, mbp_grid_state *s, uint16_t i,
-                            const mbp_aabb *old);
-/* Takes body i out of the structure (w->box[i] is its last box). */
-void mbp__cells_remove(const mbp_world *w, mbp_grid_state *s, uint16_t i);
-/* One frame: applies the recorded changes and reports candidates (see mbp_cells.c). */
-mbp_status mbp__cells_update(mbp_world *w, mbp_grid_state *s);
-/* Calls fn once for every body that may overlap box. */
-void mbp__cells_query(const mbp_world *w, const mbp_grid_state *s, const mbp_aabb *box,
-                      mbp__visit_fn fn, void *ctx);
+/* The init hooks of the three backends (mbp_bp.h): checks the params this mode uses
+ * (MBP_E_PARAM, nothing else read) and empties the structure for them. The other hooks,
+ * mbp__cells_add() ... mbp__cells_query(), are the same for the three (mbp_bp.h). */
+mbp_status mbp__cells_setup(mbp_grid_state *s, const mbp_params *p, uint8_t mode);
 
 #endif /* MBP_WITH_GRID || MBP_WITH_HASH || MBP_WITH_HGRID */
 

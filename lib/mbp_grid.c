@@ -28,34 +28,9 @@
 
 #if MBP_WITH_GRID
 
-mbp_status mbp__grid_init(mbp_world *w)
+mbp_status mbp__grid_init(mbp_grid_state *s, const mbp_params *p)
 {
-    return mbp__cells_init(w, &w->be.grid, MBP__CELLS_GRID);
-}
-
-mbp_status mbp__grid_add(mbp_world *w, uint16_t i)
-{
-    return mbp__cells_place(w, &w->be.grid, i, NULL);
-}
-
-mbp_status mbp__grid_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
-{
-    return mbp__cells_place(w, &w->be.grid, i, old);
-}
-
-void mbp__grid_remove(mbp_world *w, uint16_t i)
-{
-    mbp__cells_remove(w, &w->be.grid, i);
-}
-
-mbp_status mbp__grid_update(mbp_world *w)
-{
-    return mbp__cells_update(w, &w->be.grid);
-}
-
-void mbp__grid_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx)
-{
-    mbp__cells_query(w, &w->be.grid, box, fn, ctx);
+    return mbp__cells_setup(s, p, MBP__CELLS_GRID);
 }
 
 #else

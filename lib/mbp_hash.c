@@ -24,34 +24,9 @@
 
 #if MBP_WITH_HASH
 
-mbp_status mbp__hash_init(mbp_world *w)
+mbp_status mbp__hash_init(mbp_grid_state *s, const mbp_params *p)
 {
-    return mbp__cells_init(w, &w->be.grid, MBP__CELLS_HASH);
-}
-
-mbp_status mbp__hash_add(mbp_world *w, uint16_t i)
-{
-    return mbp__cells_place(w, &w->be.grid, i, NULL);
-}
-
-mbp_status mbp__hash_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
-{
-    return mbp__cells_place(w, &w->be.grid, i, old);
-}
-
-void mbp__hash_remove(mbp_world *w, uint16_t i)
-{
-    mbp__cells_remove(w, &w->be.grid, i);
-}
-
-mbp_status mbp__hash_update(mbp_world *w)
-{
-    return mbp__cells_update(w, &w->be.grid);
-}
-
-void mbp__hash_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx)
-{
-    mbp__cells_query(w, &w->be.grid, box, fn, ctx);
+    return mbp__cells_setup(s, p, MBP__CELLS_HASH);
 }
 
 #else

@@ -28,34 +28,9 @@
 
 #if MBP_WITH_HGRID
 
-mbp_status mbp__hgrid_init(mbp_world *w)
+mbp_status mbp__hgrid_init(mbp_grid_state *s, const mbp_params *p)
 {
-    return mbp__cells_init(w, &w->be.hgrid, MBP__CELLS_HGRID);
-}
-
-mbp_status mbp__hgrid_add(mbp_world *w, uint16_t i)
-{
-    return mbp__cells_place(w, &w->be.hgrid, i, NULL);
-}
-
-mbp_status mbp__hgrid_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
-{
-    return mbp__cells_place(w, &w->be.hgrid, i, old);
-}
-
-void mbp__hgrid_remove(mbp_world *w, uint16_t i)
-{
-    mbp__cells_remove(w, &w->be.hgrid, i);
-}
-
-mbp_status mbp__hgrid_update(mbp_world *w)
-{
-    return mbp__cells_update(w, &w->be.hgrid);
-}
-
-void mbp__hgrid_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx)
-{
-    mbp__cells_query(w, &w->be.hgrid, box, fn, ctx);
+    return mbp__cells_setup(s, p, MBP__CELLS_HGRID);
 }
 
 #else

@@ -572,11 +572,11 @@ static void push_event(mbp_world *w, uint32_t key, uint32_t k, bool begun)
         s->lost_events++;
         return;
     }
-    uint32_t at = begun ? s->begun++ : MBP_MAX_EVENTS - 1u - s->ended++;
-    w->events[at].a = (uint16_t)(key >> 16);
-    w->events[at].b = (uint16_t)(key & 0xFFFFu);
+    mbp_pair *e = begun ? &w->events[s->begun++] : &w->events[MBP_MAX_EVENTS - 1u - s->ended++];
+    e->a = (uint16_t)(key >> 16);
+    e->b = (uint16_t)(key & 0xFFFFu);
 #if MBP_PAIR_USER
-    w->event_user[at] = begun ? 0u : w->pairs.user[k];
+    w->event_user[e - w->events] = begun ? 0u : w->pairs.user[k];
 #else
     (void)k;
 #endif

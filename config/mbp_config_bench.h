@@ -13,3 +13,4 @@
 #define MBP_MAX_PAIRS (8 * BENCH_N)
 /* Grid-type backends: room for every body to cover 8 cells (the default is 4). */
 #define MBP_GRID_MAX_ENTRIES (8 * BENCH_N)
+#define MBP_QUADTREE_NODES (4 * BENCH_N)

@@ -79,8 +79,8 @@ typedef struct mbp_sphere {
 } mbp_sphere;
 
 /* ---- shapes beyond box and sphere (docs/shapes.md) ----
- * The types exist in every build; the functions that use them need MBP_WITH_OBB, MBP_WITH_KDOP
- * or MBP_WITH_CAPSULE. */
+ * The types exist in every build; the functions that use them need MBP_WITH_OBB, MBP_WITH_KDOP,
+ * MBP_WITH_CAPSULE or MBP_WITH_RSS. */
 
 /* A rotation entry, in [-1, 1]: float, or in fixed point a signed Q30 number (MBP_UNIT_ONE is
  * 1.0), whatever MBP_FIXED_FRAC_BITS is: rotations keep 30 bits however coarse coordinates are. */
@@ -122,13 +122,27 @@ typedef struct mbp_capsule {
     mbp_scalar r;
 } mbp_capsule;
 
+/* Rectangle-swept sphere (RSS): the points within r of a rectangle. The rectangle is the points
+ * c + t0 rot[0] + t1 rot[1] with |t0| <= h[0], |t1| <= h[1]. In 3D it is a flat rectangle in
+ * space and rot[2] is its normal; in 2D it is a rectangle in the plane and the RSS a rounded
+ * rectangle (a rectangle swept by a circle). The rows of rot must be orthonormal within 2^-10
+ * (as an oriented box's), h >= 0, r >= 0, and the rectangle (not its radius) must lie within
+ * the range. h = 0 is a sphere, one h zero a capsule. Needs MBP_WITH_RSS. */
+typedef struct mbp_rss {
+    mbp_scalar c[MBP_DIM];
+    mbp_scalar h[2];
+    mbp_unit rot[MBP_DIM][MBP_DIM];
+    mbp_scalar r;
+} mbp_rss;
+
 /* A shape of any kind: set kind, then the member of u it names. */
 typedef enum mbp_shape_kind {
     MBP_SHAPE_BOX = 1, /* u.box */
     MBP_SHAPE_SPHERE,  /* u.sphere */
     MBP_SHAPE_OBB,     /* u.obb (MBP_WITH_OBB) */
     MBP_SHAPE_KDOP,    /* u.kdop (MBP_WITH_KDOP) */
-    MBP_SHAPE_CAPSULE  /* u.capsule (MBP_WITH_CAPSULE) */
+    MBP_SHAPE_CAPSULE, /* u.capsule (MBP_WITH_CAPSULE) */
+    MBP_SHAPE_RSS      /* u.rss (MBP_WITH_RSS) */
 } mbp_shape_kind;
 
 typedef struct mbp_shape {
@@ -139,6 +153,7 @@ typedef struct mbp_shape {
         mbp_obb obb;
         mbp_kdop kdop;
         mbp_capsule capsule;
+        mbp_rss rss;
     } u;
 } mbp_shape;
 
@@ -311,6 +326,18 @@ mbp_status mbp_sphere_from_points(const mbp_scalar (*p)[MBP_DIM], uint32_t n, mb
 mbp_status mbp_obb_from_points(const mbp_scalar (*p)[MBP_DIM], uint32_t n, mbp_obb *out);
 #endif
 
+#if MBP_WITH_RSS
+/* out = a rectangle-swept sphere holding the points: mbp_obb_from_points()'s box, its thinnest
+ * axis made the radius (3D: the rectangle is the box's middle section across that axis; 2D: the
+ * rectangle is the box's long middle line, so the RSS is a stadium), the radius widened by a
+ * relative 2^-20 and a raw unit for rows that are orthonormal only within 2^-26. Holds every
+ * point exactly, on the stored values; never thicker than the box along that axis, its rounded
+ * rim is what it adds. When that rectangle would leave the range, the points' axis-aligned box
+ * is used the same way. MBP_OK, or as mbp_obb_from_points(); MBP_E_RANGE when the radius would
+ * exceed MBP_RANGE. Time O(n). Needs MBP_WITH_RSS. */
+mbp_status mbp_rss_from_points(const mbp_scalar (*p)[MBP_DIM], uint32_t n, mbp_rss *out);
+#endif
+
 /* ---- the world (mbp_world.c) ---- */
 
 /* Fills p with the defaults: the best general backend compiled in, id 0. */
@@ -369,6 +396,21 @@ bool mbp_valid(const mbp_world *w, mbp_body h);
 
 /* The current box of a body (for a sphere, the box of the sphere). MBP_OK or MBP_E_STALE. */
 mbp_status mbp_get_box(const mbp_world *w, mbp_body h, mbp_aabb *out);
+
+/* Moves the world's origin to offset (in units, each |offset[k]| <= MBP_RANGE): every body's
+ * volume is translated by -offset, and so are the parameters placed in space (grid_origin,
+ * quadtree_origin, the quantized SAP's sap_world, each clamped to the range). For a scrolling
+ * world in fixed point, whose range is +-16384 units; in float, where precision falls away from
+ * the origin, shift it to where the action is.
+ * Pairs are kept: the next mbp_update() tests every pair again (a full frame) and gives no event
+ * for a pair that still overlaps. In fixed point translation is exact, so no pair changes. In
+ * float each coordinate is rounded: a pair within a rounding of touching may begin or end then.
+ * Atomic: MBP_E_BADBOX for a NaN or infinite offset, MBP_E_RANGE when a body would leave the
+ * range, MBP_E_NOROOM when the backend's storage cannot hold the translated bodies (a grid whose
+ * cells they now straddle differently); in each case nothing changes. Cost: O(n) plus a build of
+ * the backend, and the next update costs a full frame: call it seldom (when the focus has moved
+ * far), not every frame. */
+mbp_status mbp_shift_origin(mbp_world *w, const mbp_scalar offset[MBP_DIM]);
 
 /* Index <-> handle and user value. mbp_handle() gives the null handle for a free index or one
  * past the world; after a body is removed, mbp_user() still returns its value until the index
@@ -481,7 +523,7 @@ mbp_status mbp_raycast_first(const mbp_world *w, const mbp_scalar p0[MBP_DIM],
                              bool *found);
 
 /* ---- shapes and space-time bounds (mbp_shape.c, mbp_obb.c, mbp_kdop.c, mbp_capsule.c,
- * mbp_sat.c, mbp_swept.c; docs/shapes.md) ---- */
+ * mbp_rss.c, mbp_sat.c, mbp_swept.c; docs/shapes.md) ---- */
 
 /* MBP_OK; MBP_E_BADBOX for NaN, infinities, negative extents or radius, min > max, an empty
  * k-DOP, a rotation whose rows are not orthonormal within 2^-10; MBP_E_RANGE for a value out of
@@ -523,8 +565,8 @@ mbp_status mbp_kdop_from_points(const mbp_scalar (*p)[MBP_DIM], uint32_t n, mbp_
 /* Adds a body of any shape (a box or a sphere as mbp_add_box() and mbp_add_sphere()). Its box for
  * the broad phase is mbp_shape_aabb(); pairs are reported only where the shapes overlap (unless
  * params.aabb_only). A k-DOP is stored tightened. Returns as mbp_add_box() (and
- * mbp_shape_check()), and MBP_E_FULL also when an oriented box, k-DOP or capsule finds the shape
- * pool (MBP_MAX_SHAPES) full. */
+ * mbp_shape_check()), and MBP_E_FULL also when an oriented box, k-DOP, capsule or RSS finds the
+ * shape pool (MBP_MAX_SHAPES) full. */
 mbp_status mbp_add_shape(mbp_world *w, const mbp_shape *s, uint32_t user, mbp_body *out);
 
 /* Sets a body's volume to this shape, of any kind. As mbp_move_box(), and MBP_E_FULL when the

@@ -4,14 +4,21 @@
  * A switch rather than function pointers: nothing in the world can be overwritten into a jump,
  * each backend is removed from the build by its MBP_WITH_ option, and the compiler can inline.
  * This file is where the world meets the backends: it hands each one its own state, the body's
- * box, or a view of the bodies and the pair sink (mbp_bp.h), never the world.
+ * box, or a view of the bodies and the pair sink (mbp_bp.h), never the world. The grid and the
+ * hash share the cell engine's state and hooks (mbp__cells_*), so they share their cases.
  */
 #include "mbp_internal.h"
 
 /* What a backend may read of the bodies at update and query. */
 MBP__HOT mbp__bodies view_of(const mbp_world *w)
 {
-    mbp__bodies v = {w->box, w->flags, w->dirty, w->dirty_count, w->high, w->live_count};
+    mbp__bodies v;
+    v.box = w->box;
+    v.flags = w->flags;
+    v.moved = w->dirty;
+    v.moved_count = w->dirty_count;
+    v.high = w->high;
+    v.live = w->live_count;
     return v;
 }
 
@@ -53,57 +60,33 @@ mbp_status mbp__backend_init(mbp_world *w)
     switch (w->params.backend) {
 #if MBP_WITH_SWEEP
     case MBP_SWEEP:
-#if MBP__SWEEP_LAYERED
         return mbp__sweep_init(&w->be.sweep, &w->params);
-#else
-        return mbp__sweep_init(w);
-#endif
 #endif
 #if MBP_WITH_SAP
     case MBP_SAP:
-#if MBP__SAP_LAYERED
         return mbp__sap_init(&w->be.sap, &w->params);
-#else
-        return mbp__sap_init(w);
-#endif
 #endif
 #if MBP_WITH_GRID
     case MBP_GRID:
-#if MBP__CELLS_LAYERED
         return mbp__grid_init(&w->be.grid, &w->params);
-#else
-        return mbp__grid_init(w);
-#endif
 #endif
 #if MBP_WITH_HASH
     case MBP_HASH:
-#if MBP__CELLS_LAYERED
         return mbp__hash_init(&w->be.grid, &w->params);
-#else
-        return mbp__hash_init(w);
-#endif
 #endif
 #if MBP_WITH_HGRID
     case MBP_HGRID:
-#if MBP__CELLS_LAYERED
         return mbp__hgrid_init(&w->be.hgrid, &w->params);
-#else
-        return mbp__hgrid_init(w);
-#endif
 #endif
 #if MBP_WITH_TREE
     case MBP_TREE:
-#if MBP__TREE_LAYERED
         return mbp__tree_init(&w->be.tree, &w->params);
-#else
-        return mbp__tree_init(w);
-#endif
 #endif
 #if MBP_WITH_QUADTREE
     case MBP_QUADTREE:
         return mbp__quadtree_init(&w->be.quadtree, &w->params);
 #endif
-    default:
+    default: /* brute force keeps no state */
         return MBP_OK;
     }
 }
@@ -113,51 +96,28 @@ mbp_status mbp__backend_add(mbp_world *w, uint16_t i)
     switch (w->params.backend) {
 #if MBP_WITH_SWEEP
     case MBP_SWEEP:
-#if MBP__SWEEP_LAYERED
         return mbp__sweep_add(&w->be.sweep, i, &w->box[i]);
-#else
-        return mbp__sweep_add(w, i);
-#endif
 #endif
 #if MBP_WITH_SAP
     case MBP_SAP:
-#if MBP__SAP_LAYERED
         return mbp__sap_add(&w->be.sap, i, &w->box[i]);
-#else
-        return mbp__sap_add(w, i);
-#endif
 #endif
 #if MBP_WITH_GRID
     case MBP_GRID:
-#if MBP__CELLS_LAYERED
-        return mbp__cells_add(&w->be.grid, i, &w->box[i]);
-#else
-        return mbp__grid_add(w, i);
-#endif
 #endif
 #if MBP_WITH_HASH
     case MBP_HASH:
-#if MBP__CELLS_LAYERED
-        return mbp__cells_add(&w->be.grid, i, &w->box[i]);
-#else
-        return mbp__hash_add(w, i);
 #endif
+#if MBP_WITH_GRID || MBP_WITH_HASH
+        return mbp__cells_add(&w->be.grid, i, &w->box[i]);
 #endif
 #if MBP_WITH_HGRID
     case MBP_HGRID:
-#if MBP__CELLS_LAYERED
         return mbp__cells_add(&w->be.hgrid, i, &w->box[i]);
-#else
-        return mbp__hgrid_add(w, i);
-#endif
 #endif
 #if MBP_WITH_TREE
     case MBP_TREE:
-#if MBP__TREE_LAYERED
         return mbp__tree_add(&w->be.tree, i, &w->box[i]);
-#else
-        return mbp__tree_add(w, i);
-#endif
 #endif
 #if MBP_WITH_QUADTREE
     case MBP_QUADTREE:
@@ -176,19 +136,12 @@ mbp_status mbp__backend_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
     switch (w->params.backend) {
 #if MBP_WITH_GRID
     case MBP_GRID:
-#if MBP__CELLS_LAYERED
-        return mbp__cells_move(&w->be.grid, i, old, &w->box[i]);
-#else
-        return mbp__grid_move(w, i, old);
-#endif
 #endif
 #if MBP_WITH_HASH
     case MBP_HASH:
-#if MBP__CELLS_LAYERED
-        return mbp__cells_move(&w->be.grid, i, old, &w->box[i]);
-#else
-        return mbp__hash_move(w, i, old);
 #endif
+#if MBP_WITH_GRID || MBP_WITH_HASH
+        return mbp__cells_move(&w->be.grid, i, old, &w->box[i]);
 #endif
 #if MBP_WITH_QUADTREE
     case MBP_QUADTREE:
@@ -196,11 +149,7 @@ mbp_status mbp__backend_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
 #endif
     default:
 #if MBP_WITH_HGRID
-#if MBP__CELLS_LAYERED
         return mbp__cells_move(&w->be.hgrid, i, old, &w->box[i]);
-#else
-        return mbp__hgrid_move(w, i, old);
-#endif
 #else
         (void)i;
         (void)old;
@@ -214,63 +163,33 @@ void mbp__backend_remove(mbp_world *w, uint16_t i)
     switch (w->params.backend) {
 #if MBP_WITH_SWEEP
     case MBP_SWEEP:
-#if MBP__SWEEP_LAYERED
         mbp__sweep_remove(&w->be.sweep, i, &w->box[i]);
         break;
-#else
-        mbp__sweep_remove(w, i);
-        break;
-#endif
 #endif
 #if MBP_WITH_SAP
     case MBP_SAP:
-#if MBP__SAP_LAYERED
         mbp__sap_remove(&w->be.sap, i, &w->box[i]);
         break;
-#else
-        mbp__sap_remove(w, i);
-        break;
-#endif
 #endif
 #if MBP_WITH_GRID
     case MBP_GRID:
-#if MBP__CELLS_LAYERED
-        mbp__cells_remove(&w->be.grid, i, &w->box[i]);
-        break;
-#else
-        mbp__grid_remove(w, i);
-        break;
-#endif
 #endif
 #if MBP_WITH_HASH
     case MBP_HASH:
-#if MBP__CELLS_LAYERED
+#endif
+#if MBP_WITH_GRID || MBP_WITH_HASH
         mbp__cells_remove(&w->be.grid, i, &w->box[i]);
         break;
-#else
-        mbp__hash_remove(w, i);
-        break;
-#endif
 #endif
 #if MBP_WITH_HGRID
     case MBP_HGRID:
-#if MBP__CELLS_LAYERED
         mbp__cells_remove(&w->be.hgrid, i, &w->box[i]);
         break;
-#else
-        mbp__hgrid_remove(w, i);
-        break;
-#endif
 #endif
 #if MBP_WITH_TREE
     case MBP_TREE:
-#if MBP__TREE_LAYERED
         mbp__tree_remove(&w->be.tree, i, &w->box[i]);
         break;
-#else
-        mbp__tree_remove(w, i);
-        break;
-#endif
 #endif
 #if MBP_WITH_QUADTREE
     case MBP_QUADTREE:
@@ -289,63 +208,35 @@ mbp_status mbp__backend_update(mbp_world *w, mbp__sink *out)
     switch (w->params.backend) {
 #if MBP_WITH_SWEEP
     case MBP_SWEEP:
-#if MBP__SWEEP_LAYERED
         return mbp__sweep_update(&w->be.sweep, &v, out);
-#else
-        (void)out;
-        return mbp__sweep_update(w);
-#endif
 #endif
 #if MBP_WITH_SAP
     case MBP_SAP:
-#if MBP__SAP_LAYERED
         return mbp__sap_update(&w->be.sap, &v, out);
-#else
-        (void)out;
-        return mbp__sap_update(w);
-#endif
 #endif
 #if MBP_WITH_GRID
     case MBP_GRID:
-#if MBP__CELLS_LAYERED
-        return mbp__cells_update(&w->be.grid, &v, out);
-#else
-        (void)out;
-        return mbp__grid_update(w);
-#endif
 #endif
 #if MBP_WITH_HASH
     case MBP_HASH:
-#if MBP__CELLS_LAYERED
-        return mbp__cells_update(&w->be.grid, &v, out);
-#else
-        (void)out;
-        return mbp__hash_update(w);
 #endif
+#if MBP_WITH_GRID || MBP_WITH_HASH
+        return mbp__cells_update(&w->be.grid, &v, out);
 #endif
 #if MBP_WITH_HGRID
     case MBP_HGRID:
-#if MBP__CELLS_LAYERED
         return mbp__cells_update(&w->be.hgrid, &v, out);
-#else
-        (void)out;
-        return mbp__hgrid_update(w);
-#endif
 #endif
 #if MBP_WITH_TREE
     case MBP_TREE:
-#if MBP__TREE_LAYERED
         return mbp__tree_update(&w->be.tree, &v, out);
-#else
-        (void)out;
-        return mbp__tree_update(w);
-#endif
 #endif
 #if MBP_WITH_QUADTREE
     case MBP_QUADTREE:
         return mbp__quadtree_update(&w->be.quadtree, &v, out);
 #endif
-    default: /* brute force: mbp_init() accepts only the backends compiled in */
+    default:
+        /* brute force: mbp_init() accepts only the backends compiled in */
 #if MBP_WITH_BRUTE
         return mbp__brute_update(&v, out);
 #else
@@ -362,56 +253,32 @@ void mbp__backend_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn f
     switch (w->params.backend) {
 #if MBP_WITH_SWEEP
     case MBP_SWEEP:
-#if MBP__SWEEP_LAYERED
         mbp__sweep_query(&w->be.sweep, &v, box, fn, ctx);
-#else
-        mbp__sweep_query(w, box, fn, ctx);
-#endif
         break;
 #endif
 #if MBP_WITH_SAP
     case MBP_SAP:
-#if MBP__SAP_LAYERED
         mbp__sap_query(&w->be.sap, &v, box, fn, ctx);
-#else
-        mbp__sap_query(w, box, fn, ctx);
-#endif
         break;
 #endif
 #if MBP_WITH_GRID
     case MBP_GRID:
-#if MBP__CELLS_LAYERED
-        mbp__cells_query(&w->be.grid, &v, box, fn, ctx);
-#else
-        mbp__grid_query(w, box, fn, ctx);
-#endif
-        break;
 #endif
 #if MBP_WITH_HASH
     case MBP_HASH:
-#if MBP__CELLS_LAYERED
-        mbp__cells_query(&w->be.grid, &v, box, fn, ctx);
-#else
-        mbp__hash_query(w, box, fn, ctx);
 #endif
+#if MBP_WITH_GRID || MBP_WITH_HASH
+        mbp__cells_query(&w->be.grid, &v, box, fn, ctx);
         break;
 #endif
 #if MBP_WITH_HGRID
     case MBP_HGRID:
-#if MBP__CELLS_LAYERED
         mbp__cells_query(&w->be.hgrid, &v, box, fn, ctx);
-#else
-        mbp__hgrid_query(w, box, fn, ctx);
-#endif
         break;
 #endif
 #if MBP_WITH_TREE
     case MBP_TREE:
-#if MBP__TREE_LAYERED
         mbp__tree_query(&w->be.tree, &v, box, fn, ctx);
-#else
-        mbp__tree_query(w, box, fn, ctx);
-#endif
         break;
 #endif
 #if MBP_WITH_QUADTREE
@@ -419,7 +286,8 @@ void mbp__backend_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn f
         mbp__quadtree_query(&w->be.quadtree, &v, box, fn, ctx);
         break;
 #endif
-    default: /* brute force, as in mbp__backend_update() */
+    default:
+        /* brute force, as in mbp__backend_update() */
 #if MBP_WITH_BRUTE
         mbp__brute_query(&v, box, fn, ctx);
 #else

@@ -255,7 +255,7 @@ void mbp__keep_hit(mbp_hit *h, uint32_t n, const mbp_hit *x);
 mbp_status mbp__brute_update(const mbp__bodies *v, mbp__sink *out);
 void mbp__brute_query(const mbp__bodies *v, const mbp_aabb *box, mbp__visit_fn fn, void *ctx);
 #endif
-#if MBP_WITH_SWEEP && MBP__SWEEP_LAYERED
+#if MBP_WITH_SWEEP
 mbp_status mbp__sweep_init(mbp_sweep_state *s, const mbp_params *p);
 mbp_status mbp__sweep_add(mbp_sweep_state *s, uint16_t i, const mbp_aabb *box);
 void mbp__sweep_remove(mbp_sweep_state *s, uint16_t i, const mbp_aabb *last);
@@ -263,7 +263,7 @@ mbp_status mbp__sweep_update(mbp_sweep_state *s, const mbp__bodies *v, mbp__sink
 void mbp__sweep_query(const mbp_sweep_state *s, const mbp__bodies *v, const mbp_aabb *box,
                       mbp__visit_fn fn, void *ctx);
 #endif
-#if MBP_WITH_SAP && MBP__SAP_LAYERED
+#if MBP_WITH_SAP
 mbp_status mbp__sap_init(mbp_sap_state *s, const mbp_params *p);
 mbp_status mbp__sap_add(mbp_sap_state *s, uint16_t i, const mbp_aabb *box);
 void mbp__sap_remove(mbp_sap_state *s, uint16_t i, const mbp_aabb *last);
@@ -272,7 +272,7 @@ void mbp__sap_query(const mbp_sap_state *s, const mbp__bodies *v, const mbp_aabb
                     mbp__visit_fn fn, void *ctx);
 #endif
 /* The grid, the hash and the hgrid share one state type and the cell engine (mbp_cells.c). */
-#if (MBP_WITH_GRID || MBP_WITH_HASH || MBP_WITH_HGRID) && MBP__CELLS_LAYERED
+#if MBP_WITH_GRID || MBP_WITH_HASH || MBP_WITH_HGRID
 #if MBP_WITH_GRID
 mbp_status mbp__grid_init(mbp_grid_state *s, const mbp_params *p);
 #endif
@@ -291,7 +291,7 @@ mbp_status mbp__cells_update(mbp_grid_state *s, const mbp__bodies *v, mbp__sink 
 void mbp__cells_query(const mbp_grid_state *s, const mbp__bodies *v, const mbp_aabb *box,
                       mbp__visit_fn fn, void *ctx);
 #endif
-#if MBP_WITH_TREE && MBP__TREE_LAYERED
+#if MBP_WITH_TREE
 mbp_status mbp__tree_init(mbp_tree_state *s, const mbp_params *p);
 mbp_status mbp__tree_add(mbp_tree_state *s, uint16_t i, const mbp_aabb *box);
 void mbp__tree_remove(mbp_tree_state *s, uint16_t i, const mbp_aabb *last);

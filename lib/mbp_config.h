@@ -406,6 +406,23 @@
 #undef MBP_WITH_CAPSULE
 #define MBP_WITH_CAPSULE 0
 #endif
+/* Rectangle-swept spheres (mbp_rss): the points within a radius of a rectangle. Their tests
+ * are built from the oriented box's and the capsule's, so it needs both: 1 needs MBP_WITH_OBB
+ * and MBP_WITH_CAPSULE 1 too. */
+#ifndef MBP_WITH_RSS
+#define MBP_WITH_RSS 0
+#endif
+#if (0 - MBP_WITH_RSS - 1) == 1 && (MBP_WITH_RSS + 0) != -2 || \
+    (MBP_WITH_RSS + 0) != 0 && (MBP_WITH_RSS + 0) != 1
+#error "MBP_WITH_RSS must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
+#undef MBP_WITH_RSS
+#define MBP_WITH_RSS 0
+#endif
+#if MBP_WITH_RSS && !(MBP_WITH_OBB && MBP_WITH_CAPSULE)
+#error "MBP_WITH_RSS needs MBP_WITH_OBB and MBP_WITH_CAPSULE: set them to 1 in your MBP_CONFIG_FILE"
+#undef MBP_WITH_RSS
+#define MBP_WITH_RSS 0
+#endif
 /* Fast bodies (mbp_set_fast()): their broad-phase box covers their motion over the step. A fast
  * box body keeps its own box in the shape pool. Off by default, as the shapes. */
 #ifndef MBP_WITH_FAST
@@ -418,12 +435,12 @@
 #define MBP_WITH_FAST 0
 #endif
 /* Derived: the world has a shape pool when any of the above is on. */
-#define MBP__SHAPES (MBP_WITH_OBB || MBP_WITH_KDOP || MBP_WITH_CAPSULE)
+#define MBP__SHAPES (MBP_WITH_OBB || MBP_WITH_KDOP || MBP_WITH_CAPSULE || MBP_WITH_RSS)
 #define MBP__POOL (MBP__SHAPES || MBP_WITH_FAST)
-/* Entries of the shape pool: one per body that is an oriented box, a k-DOP, a capsule or a fast
- * box. Each costs the largest shape compiled in (2D: 20 to 36 bytes, 3D: 32 to 64 bytes), and
- * every body 2 bytes more for its index; none of it exists when MBP__POOL is 0. When the pool
- * is full, adding or moving such a body returns MBP_E_FULL. */
+/* Entries of the shape pool: one per body that is an oriented box, a k-DOP, a capsule, an RSS
+ * or a fast box. Each costs the largest shape compiled in (2D: 20 to 40 bytes, 3D: 32 to 64
+ * bytes), and every body 2 bytes more for its index; none of it exists when MBP__POOL is 0.
+ * When the pool is full, adding or moving such a body returns MBP_E_FULL. */
 #ifndef MBP_MAX_SHAPES
 #define MBP_MAX_SHAPES ((MBP_MAX_BODIES + 3) / 4)
 #endif
@@ -493,7 +510,8 @@
      (unsigned long)MBP_MAX_EVENTS * 9973UL ^ (unsigned long)MBP_FIXED_FRAC_BITS << 24 ^             \
      (unsigned long)MBP_WITH_SPHERES << 23 ^                                                       \
      (unsigned long)MBP_MAX_SHAPES * 7919UL ^                                                      \
-     (unsigned long)(MBP_WITH_OBB | MBP_WITH_KDOP << 1 | MBP_WITH_CAPSULE << 2 | MBP_WITH_FAST << 3) << 27 ^ \
+     (unsigned long)(MBP_WITH_OBB | MBP_WITH_KDOP << 1 | MBP_WITH_CAPSULE << 2 | MBP_WITH_FAST << 3 | \
+                     MBP_WITH_RSS << 4) << 27 ^ \
      (unsigned long)(MBP_WITH_BRUTE | MBP_WITH_SWEEP << 1 | MBP_WITH_SAP << 2 | MBP_WITH_GRID << 3 | \
                      MBP_WITH_HASH << 4 | MBP_WITH_HGRID << 5 | MBP_WITH_TREE << 6) << 16)
 

@@ -11,9 +11,6 @@
 #ifndef MBP_GRID_H
 #define MBP_GRID_H
 
-/* 1 once this backend takes (state, view, sink) as mbp_bp.h describes (the rework of the
- * backend interface; the dispatch in mbp_backend.c follows it). */
-#define MBP__CELLS_LAYERED 1
 
 #if MBP_WITH_GRID && (MBP_GRID_MAX_CELLS > MBP_HASH_BUCKETS || !(MBP_WITH_HASH || MBP_WITH_HGRID))
 #define MBP__CELLS_HEADS MBP_GRID_MAX_CELLS

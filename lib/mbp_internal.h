@@ -25,13 +25,12 @@ static inline bool mbp__active(const mbp_world *w, uint16_t i)
     return (w->flags[i] & (MBP__LIVE | MBP__DYING)) == MBP__LIVE;
 }
 
-/* ---- the backend interface before the rework (mbp_bp.h), for the backends not yet moved to it:
- * the world's pair sink, reached through the world ---- */
-void mbp__full_frame(mbp_world *w, bool keep_candidates);
-void mbp__candidate(mbp_world *w, uint16_t a, uint16_t b);
-void mbp__uncandidate(mbp_world *w, uint16_t a, uint16_t b);
-bool mbp__pairs_overflowed(const mbp_world *w);
-void mbp__drop_new_candidates(mbp_world *w);
+/* The backend was built anew: see mbp_world.c (mbp_shift_origin(), mbp_shift.c). */
+void mbp__pairs_restart(mbp_world *w);
+#if MBP_WITH_KDOP
+/* k translated by -d (mbp_kdop.c): each slab by d's projection on its axis. */
+void mbp__kdop_translate(mbp_kdop *k, const mbp_scalar d[MBP_DIM]);
+#endif
 
 /* ---- exact tests the core applies to candidates (mbp_world.c) ---- */
 bool mbp__exact(const mbp_world *w, uint16_t a, uint16_t b);
@@ -86,52 +85,5 @@ MBP__HOT bool mbp__backend_exact(const mbp_world *w)
 void mbp__backend_remove(mbp_world *w, uint16_t i);
 mbp_status mbp__backend_update(mbp_world *w, mbp__sink *out);
 void mbp__backend_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx);
-
-/* The backends not yet moved to mbp_bp.h's interface. */
-#if MBP_WITH_SWEEP && !MBP__SWEEP_LAYERED
-mbp_status mbp__sweep_init(mbp_world *w);
-mbp_status mbp__sweep_add(mbp_world *w, uint16_t i);
-void mbp__sweep_remove(mbp_world *w, uint16_t i);
-mbp_status mbp__sweep_update(mbp_world *w);
-void mbp__sweep_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx);
-#endif
-#if MBP_WITH_SAP && !MBP__SAP_LAYERED
-mbp_status mbp__sap_init(mbp_world *w);
-mbp_status mbp__sap_add(mbp_world *w, uint16_t i);
-void mbp__sap_remove(mbp_world *w, uint16_t i);
-mbp_status mbp__sap_update(mbp_world *w);
-void mbp__sap_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx);
-#endif
-#if MBP_WITH_GRID && !MBP__CELLS_LAYERED
-mbp_status mbp__grid_init(mbp_world *w);
-mbp_status mbp__grid_add(mbp_world *w, uint16_t i);
-mbp_status mbp__grid_move(mbp_world *w, uint16_t i, const mbp_aabb *old);
-void mbp__grid_remove(mbp_world *w, uint16_t i);
-mbp_status mbp__grid_update(mbp_world *w);
-void mbp__grid_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx);
-#endif
-#if MBP_WITH_HASH && !MBP__CELLS_LAYERED
-mbp_status mbp__hash_init(mbp_world *w);
-mbp_status mbp__hash_add(mbp_world *w, uint16_t i);
-mbp_status mbp__hash_move(mbp_world *w, uint16_t i, const mbp_aabb *old);
-void mbp__hash_remove(mbp_world *w, uint16_t i);
-mbp_status mbp__hash_update(mbp_world *w);
-void mbp__hash_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx);
-#endif
-#if MBP_WITH_HGRID && !MBP__CELLS_LAYERED
-mbp_status mbp__hgrid_init(mbp_world *w);
-mbp_status mbp__hgrid_add(mbp_world *w, uint16_t i);
-mbp_status mbp__hgrid_move(mbp_world *w, uint16_t i, const mbp_aabb *old);
-void mbp__hgrid_remove(mbp_world *w, uint16_t i);
-mbp_status mbp__hgrid_update(mbp_world *w);
-void mbp__hgrid_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx);
-#endif
-#if MBP_WITH_TREE && !MBP__TREE_LAYERED
-mbp_status mbp__tree_init(mbp_world *w);
-mbp_status mbp__tree_add(mbp_world *w, uint16_t i);
-void mbp__tree_remove(mbp_world *w, uint16_t i);
-mbp_status mbp__tree_update(mbp_world *w);
-void mbp__tree_query(const mbp_world *w, const mbp_aabb *box, mbp__visit_fn fn, void *ctx);
-#endif
 
 #endif /* MBP_INTERNAL_H */

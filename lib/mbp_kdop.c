@@ -165,6 +165,23 @@ static mbp__w axis_of(const mbp_scalar *p, int j)
     return s;
 }
 
+/* v - t, kept within the scalar's range (mbp_shape_check() then refuses what left MBP_RANGE). */
+static mbp_scalar sub_clamped(mbp_scalar v, mbp__w t)
+{
+    mbp__w r = (mbp__w)v - t;
+    mbp__w lim = (mbp__w)MBP_RANGE * 2;
+    return (mbp_scalar)(r < -lim ? -lim : r > lim ? lim : r);
+}
+
+void mbp__kdop_translate(mbp_kdop *k, const mbp_scalar d[MBP_DIM])
+{
+    for (int j = 0; j < KA; j++) {
+        mbp__w t = axis_of(d, j); /* the slab's bounds move by d's projection */
+        k->min[j] = sub_clamped(k->min[j], t);
+        k->max[j] = sub_clamped(k->max[j], t);
+    }
+}
+
 /* Tight bounds of k, doubled: lo2[j] = 2 min, hi2[j] = 2 max over the k-DOP. */
 static void tighten2(const mbp_kdop *k, mbp__w lo2[KA], mbp__w hi2[KA])
 {

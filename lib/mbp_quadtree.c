@@ -38,9 +38,9 @@
 #if MBP_WITH_QUADTREE
 
 #if MBP_SCALAR == MBP_FIXED
-typedef int64_t wide; /* an offset from the world's min corner, exact */
+typedef int64_t qt_wide; /* an offset from the world's min corner, exact */
 #else
-typedef mbp_scalar wide;
+typedef mbp_scalar qt_wide;
 #endif
 
 /* Where a box lives: its depth and its cell at that depth. */
@@ -50,12 +50,12 @@ typedef struct place {
 } place;
 
 /* The edge of a cell at depth d. */
-MBP__HOT wide edge_at(const mbp_quadtree_state *s, uint32_t d)
+MBP__HOT qt_wide edge_at(const mbp_quadtree_state *s, uint32_t d)
 {
 #if MBP_SCALAR == MBP_FIXED
-    return (wide)s->cell << (s->depth - d);
+    return (qt_wide)s->cell << (s->depth - d);
 #else
-    wide e = s->cell;
+    qt_wide e = s->cell;
     for (uint32_t l = d; l < s->depth; l++) {
         e *= 2;
     }
@@ -67,17 +67,21 @@ MBP__HOT place place_of(const mbp_quadtree_state *s, const mbp_aabb *b)
 {
     place p;
     uint32_t fine[MBP_DIM];
-    bool inside = true;
-    wide ext = 0;
-    wide root = edge_at(s, 0u);
+    p.depth = 0u;
     for (int k = 0; k < MBP_DIM; k++) {
-        wide e = (wide)b->max[k] - b->min[k];
+        p.cell[k] = 0u; /* set below; written here too so that no path reads it unset */
+    }
+    bool inside = true;
+    qt_wide ext = 0;
+    qt_wide root = edge_at(s, 0u);
+    for (int k = 0; k < MBP_DIM; k++) {
+        qt_wide e = (qt_wide)b->max[k] - b->min[k];
 #if MBP_SCALAR == MBP_FIXED
-        wide off = (wide)b->min[k] - s->origin[k] + e / 2;
+        qt_wide off = (qt_wide)b->min[k] - s->origin[k] + e / 2;
         inside = inside && off >= 0 && off < root;
         fine[k] = inside ? (uint32_t)off / (uint32_t)s->cell : 0u; /* off < root < 2^32 */
 #else
-        wide off = (b->min[k] - s->origin[k]) + e * 0.5f;
+        qt_wide off = (b->min[k] - s->origin[k]) + e * 0.5f;
         inside = inside && off >= 0 && off < root;
         fine[k] = inside ? (uint32_t)(off * s->inv) : 0u; /* off * inv < 2^15 + rounding */
         uint32_t last = (1u << s->depth) - 1u;
@@ -86,7 +90,7 @@ MBP__HOT place place_of(const mbp_quadtree_state *s, const mbp_aabb *b)
         ext = e > ext ? e : ext;
     }
     uint32_t d = s->depth;
-    wide lim = s->cell;
+    qt_wide lim = s->cell;
     while (d > 0u && ext > lim) {
         d--;
         lim *= 2;
@@ -202,21 +206,21 @@ static void prune(mbp_quadtree_state *s, uint16_t n)
 
 /* True when node n's search box (its cell grown by its edge on every side) meets the box whose
  * offsets from the world's min corner are lo..hi. */
-MBP__HOT bool search_meets(const mbp_quadtree_state *s, uint16_t n, const wide *lo, const wide *hi)
+MBP__HOT bool search_meets(const mbp_quadtree_state *s, uint16_t n, const qt_wide *lo, const qt_wide *hi)
 {
     const mbp_qt_node *nd = &s->node[n];
-    wide e = edge_at(s, nd->depth);
+    qt_wide e = edge_at(s, nd->depth);
     bool in = true;
     for (int k = 0; k < MBP_DIM; k++) {
-        wide c = (wide)nd->cell[k];
+        qt_wide c = (qt_wide)nd->cell[k];
         in = in && lo[k] <= (c + 2) * e && hi[k] >= (c - 1) * e;
     }
     return in;
 }
 
 /* The first child of n from slot j on whose search box meets lo..hi, or MBP__QT_NULL. */
-MBP__HOT uint16_t kid_from(const mbp_quadtree_state *s, uint16_t n, uint32_t j, const wide *lo,
-                           const wide *hi)
+MBP__HOT uint16_t kid_from(const mbp_quadtree_state *s, uint16_t n, uint32_t j, const qt_wide *lo,
+                           const qt_wide *hi)
 {
     for (; j < (uint32_t)MBP__QT_KIDS; j++) {
         uint16_t k = s->node[n].kid[j];
@@ -229,8 +233,8 @@ MBP__HOT uint16_t kid_from(const mbp_quadtree_state *s, uint16_t n, uint32_t j, 
 
 /* The node after n, depth first, among those whose search box meets lo..hi; MBP__QT_NULL at the
  * end. The root is always the first. */
-MBP__HOT uint16_t walk_next(const mbp_quadtree_state *s, uint16_t n, const wide *lo,
-                            const wide *hi)
+MBP__HOT uint16_t walk_next(const mbp_quadtree_state *s, uint16_t n, const qt_wide *lo,
+                            const qt_wide *hi)
 {
     uint16_t k = kid_from(s, n, 0u, lo, hi);
     while (k == MBP__QT_NULL && n != 0u) {
@@ -241,11 +245,11 @@ MBP__HOT uint16_t walk_next(const mbp_quadtree_state *s, uint16_t n, const wide 
     return k;
 }
 
-MBP__HOT void offsets(const mbp_quadtree_state *s, const mbp_aabb *b, wide *lo, wide *hi)
+MBP__HOT void offsets(const mbp_quadtree_state *s, const mbp_aabb *b, qt_wide *lo, qt_wide *hi)
 {
     for (int k = 0; k < MBP_DIM; k++) {
-        lo[k] = (wide)b->min[k] - s->origin[k];
-        hi[k] = (wide)b->max[k] - s->origin[k];
+        lo[k] = (qt_wide)b->min[k] - s->origin[k];
+        hi[k] = (qt_wide)b->max[k] - s->origin[k];
     }
 }
 
@@ -255,7 +259,7 @@ MBP__LOOP uint32_t pairs_of(const mbp_quadtree_state *s, const mbp__bodies *v, m
                             uint16_t b)
 {
     uint32_t tests = 0u;
-    wide lo[MBP_DIM], hi[MBP_DIM];
+    qt_wide lo[MBP_DIM], hi[MBP_DIM];
     const mbp_aabb *bb = &v->box[b];
     uint8_t depth = s->node[s->of[b]].depth;
     offsets(s, bb, lo, hi);
@@ -284,7 +288,7 @@ mbp_status mbp__quadtree_init(mbp_quadtree_state *s, const mbp_params *p)
         return MBP_E_PARAM;
     }
 #if MBP_SCALAR == MBP_FIXED
-    if (p->quadtree_cell < 1 || ((int64_t)p->quadtree_cell << p->quadtree_depth) > 0xFFFFFFFF) {
+    if (p->quadtree_cell < 1 || ((int64_t)p->quadtree_cell << p->quadtree_depth) > (int64_t)UINT32_MAX) {
         return MBP_E_PARAM;
     }
 #else
@@ -379,7 +383,7 @@ mbp_status mbp__quadtree_update(mbp_quadtree_state *s, const mbp__bodies *v, mbp
 void mbp__quadtree_query(const mbp_quadtree_state *s, const mbp__bodies *v, const mbp_aabb *box,
                          mbp__visit_fn fn, void *ctx)
 {
-    wide lo[MBP_DIM], hi[MBP_DIM];
+    qt_wide lo[MBP_DIM], hi[MBP_DIM];
     offsets(s, box, lo, hi);
     for (uint16_t n = 0u; n != MBP__QT_NULL; n = walk_next(s, n, lo, hi)) {
         for (uint16_t c = s->node[n].head; c != MBP__QT_NULL; c = s->next[c]) {

@@ -8,9 +8,8 @@
 #ifndef MBP_QUADTREE_H
 #define MBP_QUADTREE_H
 
-#define MBP__QUADTREE_LAYERED 1 /* built on mbp_bp.h from the start */
 
-#define MBP__QT_KIDS (1 << MBP_DIM) /* children of a node: 4 (quadtree) or 8 (octree) */
+#define MBP__QT_KIDS (MBP_DIM == 2 ? 4u : 8u) /* children of a node: 4 (quadtree) or 8 (octree) */
 #define MBP__QT_NULL 0xFFFFu        /* no node, no body */
 #define MBP__QT_DEPTH_MAX 15u       /* params.quadtree_depth: cell coordinates fit 16 bits */
 

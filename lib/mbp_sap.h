@@ -9,9 +9,6 @@
 #ifndef MBP_SAP_H
 #define MBP_SAP_H
 
-/* 1 once this backend takes (state, view, sink) as mbp_bp.h describes (the rework of the
- * backend interface; the dispatch in mbp_backend.c follows it). */
-#define MBP__SAP_LAYERED 1
 
 #if MBP_SAP_QUANTIZED
 typedef uint16_t mbp_sap_val;

@@ -37,6 +37,10 @@ mbp_status mbp_shape_check(const mbp_shape *s)
     case MBP_SHAPE_CAPSULE:
         return mbp__capsule_check(&s->u.capsule);
 #endif
+#if MBP_WITH_RSS
+    case MBP_SHAPE_RSS:
+        return mbp__rss_check(&s->u.rss);
+#endif
     default: /* unknown, or not compiled in */
         return MBP_E_PARAM;
     }
@@ -58,6 +62,11 @@ static void kind_aabb(uint8_t kind, const void *p, mbp_aabb *out)
 #if MBP_WITH_CAPSULE
     case MBP_SHAPE_CAPSULE:
         mbp__capsule_aabb((const mbp_capsule *)p, out);
+        break;
+#endif
+#if MBP_WITH_RSS
+    case MBP_SHAPE_RSS:
+        mbp__rss_aabb((const mbp_rss *)p, out);
         break;
 #endif
     case MBP_SHAPE_SPHERE:
@@ -122,6 +131,8 @@ static uint32_t words_of(uint8_t kind)
         return 2 * MBP_KDOP_AXES;
     case MBP_SHAPE_CAPSULE:
         return 2 * MBP_DIM + 1;
+    case MBP_SHAPE_RSS:
+        return MBP_DIM + 2 + MBP_DIM * MBP_DIM + 1;
     default:
         return 2 * MBP_DIM;
     }
@@ -141,7 +152,7 @@ static bool after(uint8_t kind, const void *a, const void *b)
 
 bool mbp__overlap(uint8_t ka, const void *a, uint8_t kb, const void *b)
 {
-    /* Order the shapes (by kind: box, sphere, oriented box, k-DOP, capsule; then by value), so
+    /* Order the shapes (by kind: box, sphere, oriented box, k-DOP, capsule, RSS; then by value), so
      * that the result never depends on the order of the arguments: rounding in an axis could
      * otherwise make (a, b) and (b, a) differ, and backends report pairs in either order. */
     if (ka > kb || (ka == kb && after(ka, a, b))) {
@@ -155,6 +166,16 @@ bool mbp__overlap(uint8_t ka, const void *a, uint8_t kb, const void *b)
     if (kb == MBP_SHAPE_BOX) {
         return mbp_aabb_overlap((const mbp_aabb *)a, (const mbp_aabb *)b);
     }
+#if MBP_WITH_RSS
+    if (kb == MBP_SHAPE_RSS) { /* with any kind */
+        if (ka == MBP_SHAPE_RSS) {
+            return mbp__rss_rss((const mbp_rss *)a, (const mbp_rss *)b);
+        }
+        mbp__prep px;
+        prep_of(ka, a, &px);
+        return mbp__rss_vs((const mbp_rss *)b, &px);
+    }
+#endif
     /* kb is a valid kind, compiled in: each test below but the last compiled in needs its "if";
      * the last is reached only by its own kind, so it has none (and no line of this function is
      * dead in any build). */
@@ -371,7 +392,7 @@ void mbp__pool_commit(mbp_world *w, uint16_t i, const mbp_aabb *box, const mbp_s
 {
     if (shape != NULL) {
         mbp_shape_slot *e = entry(w, i);
-        e->kind = shape->kind; /* an oriented box, k-DOP or capsule */
+        e->kind = shape->kind; /* an oriented box, k-DOP, capsule or RSS */
 #if MBP_WITH_OBB
         if (shape->kind == MBP_SHAPE_OBB) {
             e->u.obb = shape->u.obb;
@@ -385,6 +406,11 @@ void mbp__pool_commit(mbp_world *w, uint16_t i, const mbp_aabb *box, const mbp_s
 #if MBP_WITH_CAPSULE
         if (shape->kind == MBP_SHAPE_CAPSULE) {
             e->u.capsule = shape->u.capsule;
+        }
+#endif
+#if MBP_WITH_RSS
+        if (shape->kind == MBP_SHAPE_RSS) {
+            e->u.rss = shape->u.rss;
         }
 #endif
         w->flags[i] |= MBP__SHAPE;
@@ -469,6 +495,11 @@ mbp_status mbp_set_fast(mbp_world *w, mbp_body h, bool fast)
 #if MBP_WITH_CAPSULE
     case MBP_SHAPE_CAPSULE:
         t.u.capsule = *(const mbp_capsule *)p;
+        break;
+#endif
+#if MBP_WITH_RSS
+    case MBP_SHAPE_RSS:
+        t.u.rss = *(const mbp_rss *)p;
         break;
 #endif
     case MBP_SHAPE_SPHERE:

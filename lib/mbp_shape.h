@@ -190,6 +190,13 @@ void mbp__obb_aabb(const mbp_obb *o, mbp_aabb *out);
 mbp_status mbp__capsule_check(const mbp_capsule *c);
 void mbp__capsule_aabb(const mbp_capsule *c, mbp_aabb *out);
 #endif
+#if MBP_WITH_RSS
+mbp_status mbp__rss_check(const mbp_rss *s);
+void mbp__rss_aabb(const mbp_rss *s, mbp_aabb *out);
+/* The RSS s against a prepared shape of another kind, and two RSS (mbp_rss.c: exact). */
+bool mbp__rss_vs(const mbp_rss *s, const mbp__prep *x);
+bool mbp__rss_rss(const mbp_rss *a, const mbp_rss *b);
+#endif
 
 /* A coordinate's check, as mbp_volume.c's: MBP_E_BADBOX for NaN or infinity, MBP_E_RANGE. */
 mbp_status mbp__scalar_check(mbp_scalar s);

@@ -4,9 +4,6 @@
 #ifndef MBP_SWEEP_H
 #define MBP_SWEEP_H
 
-/* 1 once this backend takes (state, view, sink) as mbp_bp.h describes (the rework of the
- * backend interface; the dispatch in mbp_backend.c follows it). */
-#define MBP__SWEEP_LAYERED 1
 
 typedef struct mbp_sweep_state {
     uint16_t order[MBP_MAX_BODIES]; /* body indices; [0, sorted) ascending by box min on axis */

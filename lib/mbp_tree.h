@@ -7,9 +7,6 @@
 #ifndef MBP_TREE_H
 #define MBP_TREE_H
 
-/* 1 once this backend takes (state, view, sink) as mbp_bp.h describes (the rework of the
- * backend interface; the dispatch in mbp_backend.c follows it). */
-#define MBP__TREE_LAYERED 1
 
 #define MBP_TREE_NODES (2 * MBP_MAX_BODIES - 1)
 #define MBP_TREE_NULL 0xFFFFu /* no node */

@@ -88,9 +88,9 @@ void mbp_params_default(mbp_params *p)
 #if MBP_SCALAR == MBP_FIXED
     /* 4 units are 2^(frac + 2) raw units: the world 2^(frac + 2 + depth) < 2^32. */
 #define MBP__QT_DEPTH (MBP_FIXED_FRAC_BITS > 23 ? 29 - MBP_FIXED_FRAC_BITS : 6)
-#define MBP__QT_HALF ((int64_t)1 << (MBP_FIXED_FRAC_BITS + 1 + MBP__QT_DEPTH))
     p->quadtree_depth = (uint8_t)MBP__QT_DEPTH;
-    mbp_scalar corner = (mbp_scalar)-(MBP__QT_HALF > MBP_RANGE ? MBP_RANGE : MBP__QT_HALF);
+    int64_t half = (int64_t)1 << (MBP_FIXED_FRAC_BITS + 1 + MBP__QT_DEPTH);
+    mbp_scalar corner = (mbp_scalar)(half > MBP_RANGE ? -MBP_RANGE : -half);
 #else
     p->quadtree_depth = 6u;
     mbp_scalar corner = -128 * MBP_ONE;
@@ -151,6 +151,7 @@ mbp_status MBP_INIT_SYMBOL(mbp_world *w, const mbp_params *p, uint32_t world_siz
     w->live_count = 0u;
     w->high = 0u;
     w->special = 0u;
+    w->restart = 0u;
     mbp__pairs_clear(&w->pairs);
 #if MBP__POOL
     mbp__pool_init(w);
@@ -527,41 +528,31 @@ bool mbp__exact(const mbp_world *w, uint16_t a, uint16_t b)
 
 static mbp__sink sink_of(mbp_world *w)
 {
-    mbp__sink out = {&w->pairs, volumes_of(w), w->stats.lost_pairs, 0u};
+    mbp__sink out;
+    out.ps = &w->pairs;
+    out.vol = volumes_of(w);
+    out.lost_last = w->stats.lost_pairs;
+    out.tests = 0u;
     return out;
 }
 
-/* The interface before the rework, for the backends not yet moved to mbp_bp.h's. */
-void mbp__full_frame(mbp_world *w, bool keep_candidates)
-{
-    mbp__sink out = sink_of(w);
-    mbp__sink_full_frame(&out, keep_candidates);
-}
-
-void mbp__candidate(mbp_world *w, uint16_t a, uint16_t b)
-{
-    mbp__sink out = sink_of(w);
-    mbp__sink_begin(&out, a, b);
-}
-
-void mbp__uncandidate(mbp_world *w, uint16_t a, uint16_t b)
-{
-    mbp__sink out = sink_of(w);
-    mbp__sink_end(&out, a, b);
-}
-
-void mbp__drop_new_candidates(mbp_world *w)
-{
-    mbp__sink out = sink_of(w);
-    mbp__sink_drop_new(&out);
-}
-
-bool mbp__pairs_overflowed(const mbp_world *w)
-{
-    return w->stats.lost_pairs != 0u;
-}
-
 /* ---- the frame ---- */
+
+/* The backend was built anew (mbp_shift_origin()): its candidates are reported afresh at the next
+ * update. Every stored pair stops being a candidate until then (a pair not reported again ends
+ * there), and every body counts as moved, so that every pair is tested. */
+void mbp__pairs_restart(mbp_world *w)
+{
+    for (uint32_t k = 0; k < w->pairs.count; k++) {
+        w->pairs.flag[k] &= (uint8_t)~MBP__CAND;
+    }
+    for (uint16_t i = 0; i < w->high; i++) {
+        if (mbp__active(w, i)) {
+            mark_dirty(w, i);
+        }
+    }
+    w->restart = 1u;
+}
 
 /* Records pair key, dense index k, as begun or ended; an ended pair's event keeps its user slot
  * (MBP_PAIR_USER). */
@@ -572,11 +563,12 @@ static void push_event(mbp_world *w, uint32_t key, uint32_t k, bool begun)
         s->lost_events++;
         return;
     }
-    mbp_pair *e = begun ? &w->events[s->begun++] : &w->events[MBP_MAX_EVENTS - 1u - s->ended++];
+    uint32_t at = begun ? s->begun++ : (uint32_t)MBP_MAX_EVENTS - 1u - s->ended++;
+    mbp_pair *e = &w->events[at];
     e->a = (uint16_t)(key >> 16);
     e->b = (uint16_t)(key & 0xFFFFu);
 #if MBP_PAIR_USER
-    w->event_user[e - w->events] = begun ? 0u : w->pairs.user[k];
+    w->event_user[at] = begun ? 0u : w->pairs.user[k];
 #else
     (void)k;
 #endif
@@ -699,13 +691,13 @@ mbp_status mbp_update(mbp_world *w)
     /* Nothing moved, nothing was removed, the backend changed no candidate and no pair was lost
      * now or in the last update: every pair and flag is as the last update left it, so there is
      * nothing to walk (a static frame costs the backend's update only). */
-    bool same = ps->touched == 0u && w->dirty_count == 0u && w->dying_head == 0u && lost == 0u &&
+    bool same = w->restart == 0u && ps->touched == 0u && w->dirty_count == 0u && w->dying_head == 0u && lost == 0u &&
                 was_whole;
     /* The log settles the frame when it holds every change, the pairs need no exact test, no
      * body was removed (their pairs end in the walk) and no pair was lost now or before. */
-    bool logged = !same && mbp__backend_exact(w) && w->special == 0u && w->dying_head == 0u &&
+    bool logged = !same && w->restart == 0u && mbp__backend_exact(w) && w->special == 0u && w->dying_head == 0u &&
                   ps->log_count <= (uint32_t)MBP_PAIR_LOG && lost == 0u && was_whole;
-    if (!same && !logged && (ps->dropped != 0u || w->dying_head != 0u)) {
+    if (!same && !logged && (ps->dropped != 0u || w->dying_head != 0u || w->restart != 0u)) {
         drop_gone(w);
     }
     uint32_t hits = same     ? ps->hits
@@ -725,6 +717,7 @@ mbp_status mbp_update(mbp_world *w)
 #endif
 
     /* The frame is done: moved bodies are clean, removed slots become free. */
+    w->restart = 0u;
     for (uint32_t d = 0; d < w->dirty_count; d++) {
         w->flags[w->dirty[d]] &= (uint8_t)~MBP__DIRTY;
     }

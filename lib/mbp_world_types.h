@@ -100,6 +100,9 @@ typedef struct mbp_shape_slot {
 #if MBP_WITH_CAPSULE
         mbp_capsule capsule;
 #endif
+#if MBP_WITH_RSS
+        mbp_rss rss;
+#endif
         uint16_t next; /* a free entry: the next free one, index + 1, 0 ends */
     } u;
     uint8_t kind; /* mbp_shape_kind; 0 for a free entry */
@@ -141,6 +144,8 @@ typedef struct mbp_world {
     uint32_t event_user[MBP_MAX_EVENTS]; /* parallel to events: an ended pair's last user slot */
 #endif
     mbp_stats stats;
+    uint8_t restart;      /* the backend was built anew (mbp_shift_origin()): the next update
+                           * takes its candidates afresh and tests every pair */
     uint8_t special;      /* a body has had a sphere, shape, fast or filter flag since mbp_init():
                            * the pairs of moved bodies need their exact test again */
 

@@ -8,7 +8,9 @@
 #define MBP_TEST_PLATFORM "host"
 #endif
 
-#define X(name) TEST(name);
+/* Weak: a test file compiled out as a whole (its backend or option off, e.g. #if
+ * MBP_WITH_QUADTREE around the file) leaves its names unresolved, and they are skipped below. */
+#define X(name) __attribute__((weak)) TEST(name);
 #include "test_list.inc"
 #undef X
 
@@ -135,6 +137,9 @@ int main(void)
 {
     uint32_t passed = 0u, failed = 0u;
     for (uint32_t i = 0; i < sizeof k_tests / sizeof k_tests[0]; i++) {
+        if (k_tests[i].fn == NULL) {
+            continue; /* compiled out in this configuration */
+        }
         g_current = k_tests[i].name;
         g_failed_checks = 0u;
         k_tests[i].fn();

@@ -680,4 +680,146 @@ TEST(oriented_boxes_at_the_ends_of_the_range_do_not_overflow)
     check_obb_cloud(6u, &o);
 }
 
+
+#if MBP_WITH_RSS
+/* True when the RSS holds every point: its rectangle coordinates solved in double (as for the
+ * oriented box), clamped to the rectangle, and the squared distance from that rectangle point
+ * within r^2; and the library's own test of the RSS against the point agrees. */
+static bool rss_holds_all(const mbp_rss *s, uint32_t n)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        double a[3][3], y[3], t[3], d2 = 0.0;
+        for (int r = 0; r < MBP_DIM; r++) {
+            y[r] = dv(pts[i][r]) - dv(s->c[r]);
+            for (int j = 0; j < MBP_DIM; j++) {
+                a[r][j] = unit_d(s->rot[j][r]);
+            }
+        }
+        if (!dsolve(a, y, MBP_DIM, t, 0.5)) {
+            return false;
+        }
+        for (int k = 0; k < MBP_DIM; k++) {
+            double q = dv(s->c[k]);
+            for (int j = 0; j < 2; j++) {
+                double h = dv(s->h[j]), tj = t[j] < -h ? -h : (t[j] > h ? h : t[j]);
+                q += tj * unit_d(s->rot[j][k]);
+            }
+            d2 += (dv(pts[i][k]) - q) * (dv(pts[i][k]) - q);
+        }
+        if (d2 > dv(s->r) * dv(s->r)) {
+            return false;
+        }
+        mbp_shape so, sp;
+        so.kind = MBP_SHAPE_RSS;
+        so.u.rss = *s;
+        sp.kind = MBP_SHAPE_BOX;
+        for (int k = 0; k < MBP_DIM; k++) {
+            sp.u.box.min[k] = pts[i][k];
+            sp.u.box.max[k] = pts[i][k];
+        }
+        if (!mbp_shape_overlap(&so, &sp)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Fits the RSS and the oriented box of the first n points (or, boxed, their axis-aligned box):
+ * a valid RSS that holds them, no thicker across its rectangle than the box's thinnest extent
+ * (plus the documented widening). */
+static void check_rss_cloud(uint32_t n, mbp_rss *s, bool boxed)
+{
+    mbp_obb o;
+    CHECK_ST(mbp_rss_from_points(cpts(), n, s), MBP_OK);
+    CHECK_ST(mbp_obb_from_points(cpts(), n, &o), MBP_OK);
+    if (boxed) {
+        mbp_aabb b;
+        CHECK_ST(mbp_aabb_from_points(cpts(), n, &b), MBP_OK);
+        for (int k = 0; k < MBP_DIM; k++) {
+            o.h[k] = (mbp_scalar)((dv(b.max[k]) - dv(b.min[k])) / 2.0 * (1.0 + 1.0 / 1048576.0));
+        }
+    }
+    mbp_shape so;
+    so.kind = MBP_SHAPE_RSS;
+    so.u.rss = *s;
+    CHECK_ST(mbp_shape_check(&so), MBP_OK);
+    CHECK(rss_holds_all(s, n));
+    double hmin = dv(o.h[0]);
+    for (int k = 1; k < MBP_DIM; k++) {
+        hmin = dv(o.h[k]) < hmin ? dv(o.h[k]) : hmin;
+    }
+#if MBP_SCALAR == MBP_FIXED
+    CHECK(dv(s->r) <= hmin * (1.0 + 1.0 / 1048576.0) + 1.0);
+#else
+    CHECK(dv(s->r) <= hmin * (1.0 + 1.0 / 524288.0));
+#endif
+}
+
+#endif /* MBP_WITH_RSS */
+
+TEST(the_fitted_rss_holds_every_point_and_is_no_thicker_than_the_oriented_box)
+{
+#if MBP_WITH_RSS
+    uint32_t rng = 5u;
+    mbp_rss s;
+    for (uint32_t c = 0; c < FIT_CLOUDS * 2u && !mbp_test_failed(); c++) {
+        uint32_t n = 1u + c % FIT_MAX;
+        cloud(&rng, n, 2 + (int)(c % 27u), c % 3u == 1u, c % 5u == 4u ? 30 : 0);
+        check_rss_cloud(n, &s, false);
+    }
+#endif
+}
+
+TEST(fitting_an_rss_refuses_no_points)
+{
+#if MBP_WITH_RSS
+    mbp_rss s;
+    CHECK_ST(mbp_rss_from_points(cpts(), 0u, &s), MBP_E_PARAM);
+#endif
+}
+
+TEST(degenerate_clouds_give_a_sphere_or_a_capsule_shaped_rss)
+{
+#if MBP_WITH_RSS
+    mbp_rss s;
+    for (uint32_t i = 0; i < 4u; i++) { /* all equal: a point */
+        pt(pts[i], -7, 5);
+    }
+    check_rss_cloud(4u, &s, false);
+    CHECK(s.h[0] == 0 && s.h[1] == 0 && s.r == 0 && s.c[0] == pts[0][0]);
+    for (uint32_t i = 0; i < 12u; i++) { /* collinear: a thin capsule along the line */
+        int32_t t = (int32_t)((i * 7u) % 12u) - 6;
+        for (int k = 0; k < MBP_DIM; k++) {
+            pts[i][k] = mbp_from_int(t * (k + 1));
+        }
+    }
+    check_rss_cloud(12u, &s, false);
+    CHECK(dv(s.r) < dv(s.h[0]) / 100.0 && dv(s.h[1]) < dv(s.h[0]) / 100.0);
+#endif
+}
+
+TEST(an_rss_whose_rectangle_would_leave_the_range_falls_back_to_the_points_box)
+{
+#if MBP_WITH_RSS
+    /* a thin diagonal triangle in the range's corner: the principal rectangle's ends stick out
+     * past the corner; the box's middle section does not */
+    mbp_rss s;
+    const mbp_scalar e = MBP_RANGE, d = MBP_RANGE / 64, f = MBP_RANGE / 640;
+    for (uint32_t i = 0; i < 6u; i++) {
+        uint32_t j = i % 3u;
+        pts[i][0] = j == 0u ? e : (j == 1u ? e - 2 * d : e - f);
+        pts[i][1] = j == 0u ? e - 2 * d : (j == 1u ? e : e - f);
+        for (int k = 2; k < MBP_DIM; k++) {
+            pts[i][k] = i < 3u ? e : e - f / 64;
+        }
+    }
+    check_rss_cloud(6u, &s, true);
+    for (int i = 0; i < MBP_DIM; i++) {
+        for (int k = 0; k < MBP_DIM; k++) {
+            CHECK(s.rot[i][k] == 0 || s.rot[i][k] == MBP_UNIT_ONE);
+        }
+    }
+#endif
+}
+
 #endif /* MBP_WITH_OBB */

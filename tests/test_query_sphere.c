@@ -85,10 +85,11 @@ static void qs_place(uint32_t *rng, uint16_t i, bool add)
     } else {
         int kind = MBP_SHAPE_BOX;
 #if MBP__SHAPES
-        static const int kinds[3] = {MBP_SHAPE_OBB, MBP_SHAPE_KDOP, MBP_SHAPE_CAPSULE};
-        kind = kinds[test_below(rng, 3u)];
+        static const int kinds[4] = {MBP_SHAPE_OBB, MBP_SHAPE_KDOP, MBP_SHAPE_CAPSULE,
+                                     MBP_SHAPE_RSS};
+        kind = kinds[test_below(rng, 4u)];
         while (!gen_kind_on(kind)) {
-            kind = kinds[test_below(rng, 3u)];
+            kind = kinds[test_below(rng, 4u)];
         }
 #endif
         int32_t c64[3];

@@ -41,6 +41,9 @@ static void nudge(mbp_shape *s, int32_t d)
     case MBP_SHAPE_OBB:
         s->u.obb.c[0] += step;
         break;
+    case MBP_SHAPE_RSS:
+        s->u.rss.c[0] += step;
+        break;
     case MBP_SHAPE_KDOP:
         for (int j = 0; j < MBP_KDOP_AXES; j++) {
             s->u.kdop.min[j] += step * (mbp_scalar)ref_n(j)[0];
@@ -265,6 +268,133 @@ TEST(touching_shapes_overlap_and_shapes_a_hair_apart_do_not)
         touch_then_apart(&d, capsule_s(20, 0, 20, 24, 4)); /* its end at the vertex */
         touch_then_apart(&d, capsule_s(20, -24, 20, 24, 4)); /* its side at the vertex */
 #endif
+    }
+#endif
+}
+
+TEST(bad_rss_are_refused_with_the_right_status)
+{
+#if MBP_WITH_RSS
+    mbp_shape s = rss_s(0, 0, 16, 8, 4);
+    CHECK_ST(mbp_shape_check(&s), MBP_OK);
+    s.u.rss.r = -1;
+    CHECK_ST(mbp_shape_check(&s), MBP_E_BADBOX);
+    s = rss_s(0, 0, 16, 8, 4);
+    s.u.rss.h[1] = -1;
+    CHECK_ST(mbp_shape_check(&s), MBP_E_BADBOX);
+    s = rss_s(0, 0, 16, 8, 4);
+    s.u.rss.rot[1][0] = MBP_UNIT_LIT(0.01); /* not orthogonal */
+    CHECK_ST(mbp_shape_check(&s), MBP_E_BADBOX);
+#if MBP_SCALAR == MBP_FIXED
+    s = rss_s(0, 0, 16, 8, 4);
+    s.u.rss.c[1] = MBP_RANGE - e8(8); /* the rectangle reaches the range's end: fits */
+    CHECK_ST(mbp_shape_check(&s), MBP_OK);
+    s.u.rss.c[1] = -MBP_RANGE + e8(7); /* and a hair past it */
+    CHECK_ST(mbp_shape_check(&s), MBP_E_RANGE);
+    s = rss_s(0, 0, 16, 8, 4);
+    s.u.rss.c[0] = MBP_RANGE - e8(15);
+    CHECK_ST(mbp_shape_check(&s), MBP_E_RANGE);
+    s = rss_s(0, 0, 16, 8, 4);
+    s.u.rss.r = MBP_RANGE + 1;
+    CHECK_ST(mbp_shape_check(&s), MBP_E_RANGE);
+    s = rss_s(0, 0, 16, 8, 4);
+    s.u.rss.h[0] = MBP_RANGE + 1;
+    CHECK_ST(mbp_shape_check(&s), MBP_E_RANGE);
+#else
+    volatile float zero = 0.0f;
+    s = rss_s(0, 0, 16, 8, 4);
+    s.u.rss.r = zero / zero;
+    CHECK_ST(mbp_shape_check(&s), MBP_E_BADBOX);
+    s = rss_s(0, 0, 16, 8, 4);
+    s.u.rss.c[0] = 1.0f / zero;
+    CHECK_ST(mbp_shape_check(&s), MBP_E_BADBOX);
+    s = rss_s(0, 0, 16, 8, 4);
+    s.u.rss.r = 2.0f * MBP_RANGE;
+    CHECK_ST(mbp_shape_check(&s), MBP_E_RANGE);
+    s = rss_s(0, 0, 16, 8, 4);
+    s.u.rss.c[1] = -0.75f * MBP_RANGE; /* the rectangle reaches the range's end: fits */
+    s.u.rss.h[1] = 0.25f * MBP_RANGE;
+    CHECK_ST(mbp_shape_check(&s), MBP_OK);
+    s.u.rss.h[1] = 0.5f * MBP_RANGE; /* past it */
+    CHECK_ST(mbp_shape_check(&s), MBP_E_RANGE);
+    s = rss_s(0, 0, 16, 8, 4);
+    s.u.rss.c[0] = 0.75f * MBP_RANGE;
+    s.u.rss.h[0] = 0.5f * MBP_RANGE;
+    CHECK_ST(mbp_shape_check(&s), MBP_E_RANGE);
+#endif
+#endif
+}
+
+TEST(rss_boxes_are_the_rectangle_widened_by_the_radius)
+{
+#if MBP_WITH_RSS
+    mbp_aabb b;
+    mbp_shape s = rss_s(16, 8, 12, 4, 2);
+    mbp_shape_aabb(&s, &b);
+    CHECK(b.min[0] == e8(2) && b.max[0] == e8(30) && b.min[1] == e8(2) && b.max[1] == e8(14));
+#if MBP_DIM == 3
+    CHECK(b.min[2] == e8(-2) && b.max[2] == e8(2)); /* across the rectangle: the radius */
+#endif
+    mbp_shape t = obb_s(16, 8, 12, 4, 1); /* the same rows as that box, turned a quarter */
+    for (int i = 0; i < MBP_DIM; i++) {
+        for (int k = 0; k < MBP_DIM; k++) {
+            s.u.rss.rot[i][k] = t.u.obb.rot[i][k];
+        }
+    }
+    mbp_shape_aabb(&s, &b);
+    CHECK(b.min[0] == e8(10) && b.max[0] == e8(22) && b.min[1] == e8(-6) && b.max[1] == e8(22));
+    s.u.rss.c[0] = MBP_RANGE - e8(4); /* the radius past the range's end: clamped */
+    mbp_shape_aabb(&s, &b);
+    CHECK(b.max[0] == MBP_RANGE);
+#endif
+}
+
+TEST(rss_touching_other_shapes_overlap_and_a_hair_apart_do_not)
+{
+#if MBP_WITH_RSS
+    mbp_shape r = rss_s(0, 0, 16, 8, 4); /* x in [-20, 20], y in [-12, 12], corners rounded */
+    touch_then_apart(&r, box_s(20, -2, 28, 2));          /* on its flat side */
+    touch_then_apart(&r, sphere_s(19, 12, 1));           /* at the corner (16, 8): 3-4-5 */
+    touch_then_apart(&r, obb_s(24, 0, 4, 4, 1));         /* face on its flat side */
+    touch_then_apart(&r, capsule_s(24, -4, 24, 4, 4));   /* side by side */
+    touch_then_apart(&r, capsule_s(22, 16, 28, 16, 6));  /* its rounded corner: 6-8-10 */
+    touch_then_apart(&r, rss_s(40, 0, 8, 8, 12));        /* flat side to flat side */
+    touch_then_apart(&r, rss_s(28, 22, 6, 6, 6));        /* corner to corner: 6-8-10 */
+#if MBP_WITH_KDOP
+    touch_then_apart(&r, diamond_s(28, 0, 8));           /* the diamond's vertex on its side */
+#endif
+#endif
+}
+
+/* An RSS with no half-lengths is a sphere, with one a capsule: the same answers against random
+ * shapes of every kind. */
+TEST(rss_with_zero_half_lengths_agree_with_spheres_and_capsules)
+{
+#if MBP_WITH_RSS
+    uint32_t rng = 77u;
+    int32_t c0[3] = {0, 0, 0};
+    for (uint32_t i = 0; i < MANY(300u) && !mbp_test_failed(); i++) {
+        mbp_shape x;
+        int kind = 1 + (int)test_below(&rng, 6u);
+        gen_shape(&rng, kind, c0, &x);
+        int32_t cx = gen_int(&rng, -48, 48), cy = gen_int(&rng, -48, 48);
+        int32_t h = gen_int(&rng, 0, 40), r = gen_int(&rng, 0, 24);
+        mbp_shape s = sphere_s(cx, cy, r), p = rss_s(cx, cy, 0, 0, r);
+        gen_rotation(&rng, p.u.rss.rot); /* any rows: the rectangle is a point */
+        CHECK(ov(&p, &x) == ov(&s, &x));
+        bool along_y = test_below(&rng, 2u) != 0u; /* the capsule along rot[0] */
+        mbp_shape c = along_y ? capsule_s(cx, cy - h, cx, cy + h, r)
+                              : capsule_s(cx - h, cy, cx + h, cy, r);
+        mbp_shape q = rss_s(cx, cy, h, 0, r);
+        if (along_y) {
+            mbp_shape t = obb_s(0, 0, 0, 0, 1);
+            for (int a = 0; a < MBP_DIM; a++) {
+                for (int k = 0; k < MBP_DIM; k++) {
+                    q.u.rss.rot[a][k] = t.u.obb.rot[a][k];
+                }
+            }
+        }
+        CHECK(ov(&q, &x) == ov(&c, &x));
     }
 #endif
 }

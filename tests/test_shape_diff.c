@@ -78,7 +78,7 @@ static uint32_t minus(const uint32_t *x, uint32_t nx, const uint32_t *y, uint32_
 static int random_kind(uint32_t *rng)
 {
     for (;;) {
-        int k = 1 + (int)test_below(rng, 5u);
+        int k = 1 + (int)test_below(rng, 6u);
         if (gen_kind_on(k) && (MBP_WITH_SPHERES || k != MBP_SHAPE_SPHERE)) {
             return k;
         }

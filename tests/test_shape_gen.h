@@ -164,6 +164,15 @@ static inline void gen_shape(uint32_t *rng, int kind, const int32_t *centre, mbp
         }
         break;
 #endif
+    case MBP_SHAPE_RSS: /* zero half-lengths (a sphere, a capsule) and radius one time in eight */
+        for (int k = 0; k < MBP_DIM; k++) {
+            s->u.rss.c[k] = gen_q(c[k]);
+        }
+        s->u.rss.h[0] = gen_q(gen_size(rng, 160));
+        s->u.rss.h[1] = gen_q(gen_size(rng, 160));
+        s->u.rss.r = gen_q(gen_size(rng, 96));
+        gen_rotation(rng, s->u.rss.rot);
+        break;
     default:
         for (int k = 0; k < MBP_DIM; k++) {
             s->u.capsule.a[k] = gen_q(c[k]);
@@ -189,6 +198,8 @@ static inline bool gen_kind_on(int kind)
         return MBP_WITH_KDOP != 0;
     case MBP_SHAPE_CAPSULE:
         return MBP_WITH_CAPSULE != 0;
+    case MBP_SHAPE_RSS:
+        return MBP_WITH_RSS != 0;
     default:
         return true;
     }
@@ -232,6 +243,24 @@ static inline mbp_shape capsule_s(int32_t ax, int32_t ay, int32_t bx, int32_t by
         s.u.capsule.b[k] = e8(k == 0 ? bx : k == 1 ? by : 0);
     }
     s.u.capsule.r = e8(r);
+    return s;
+}
+
+/* An RSS centred at (x, y, [0]) with half-lengths (hx, hy) and radius r, its rectangle in the xy
+ * plane (3D: normal z), axis-aligned. */
+static inline mbp_shape rss_s(int32_t x, int32_t y, int32_t hx, int32_t hy, int32_t r)
+{
+    mbp_shape s;
+    s.kind = MBP_SHAPE_RSS;
+    for (int k = 0; k < MBP_DIM; k++) {
+        s.u.rss.c[k] = e8(k == 0 ? x : k == 1 ? y : 0);
+        for (int j = 0; j < MBP_DIM; j++) {
+            s.u.rss.rot[k][j] = k == j ? MBP_UNIT_ONE : (mbp_unit)0;
+        }
+    }
+    s.u.rss.h[0] = e8(hx);
+    s.u.rss.h[1] = e8(hy);
+    s.u.rss.r = e8(r);
     return s;
 }
 

@@ -191,6 +191,36 @@ TEST(capsules_against_each_other_agree_with_the_reference)
     run_pair(MBP_SHAPE_CAPSULE, MBP_SHAPE_CAPSULE, 12u);
 }
 
+TEST(rss_against_boxes_agree_with_the_reference)
+{
+    run_pair(MBP_SHAPE_BOX, MBP_SHAPE_RSS, 16u);
+}
+
+TEST(rss_against_spheres_agree_with_the_reference)
+{
+    run_pair(MBP_SHAPE_SPHERE, MBP_SHAPE_RSS, 17u);
+}
+
+TEST(rss_against_oriented_boxes_agree_with_the_reference)
+{
+    run_pair(MBP_SHAPE_OBB, MBP_SHAPE_RSS, 18u);
+}
+
+TEST(rss_against_kdops_agree_with_the_reference)
+{
+    run_pair(MBP_SHAPE_KDOP, MBP_SHAPE_RSS, 19u);
+}
+
+TEST(rss_against_capsules_agree_with_the_reference)
+{
+    run_pair(MBP_SHAPE_CAPSULE, MBP_SHAPE_RSS, 20u);
+}
+
+TEST(rss_against_each_other_agree_with_the_reference)
+{
+    run_pair(MBP_SHAPE_RSS, MBP_SHAPE_RSS, 21u);
+}
+
 TEST(boxes_and_spheres_through_the_shape_api_agree_with_the_reference)
 {
     run_pair(MBP_SHAPE_BOX, MBP_SHAPE_BOX, 13u);

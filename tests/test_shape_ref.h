@@ -32,8 +32,8 @@ typedef struct {
     double lo[3], hi[3];      /* box */
     double c[3], r;           /* sphere, oriented box centre */
     double a[3], b[3];        /* capsule */
-    double h[3], u[3][3];     /* oriented box: half extents, rows */
-    double inv[3][3];         /* oriented box: t = inv (x - c) */
+    double h[3], u[3][3];     /* oriented box, RSS: half extents, rows */
+    double inv[3][3];         /* oriented box, RSS: t = inv (x - c) */
     double klo[7], khi[7];    /* k-DOP */
     double v[REF_MAXV][3];    /* k-DOP vertices */
     int nv;
@@ -212,15 +212,18 @@ static inline void ref_from(const mbp_shape *s, ref_shape *r)
         }
         r->r = ref_d(s->u.sphere.r);
         break;
-    case MBP_SHAPE_OBB: {
+    case MBP_SHAPE_OBB:
+    case MBP_SHAPE_RSS: {
         double ut[3][3], e[3], x[3] = {0, 0, 0};
+        bool rss = s->kind == MBP_SHAPE_RSS;
         for (int i = 0; i < RD; i++) {
-            r->c[i] = ref_d(s->u.obb.c[i]);
-            r->h[i] = ref_d(s->u.obb.h[i]);
+            r->c[i] = ref_d(rss ? s->u.rss.c[i] : s->u.obb.c[i]);
+            r->h[i] = rss ? (i < 2 ? ref_d(s->u.rss.h[i < 2 ? i : 0]) : 0) : ref_d(s->u.obb.h[i]);
             for (int k = 0; k < RD; k++) {
-                r->u[i][k] = ref_ud(s->u.obb.rot[i][k]);
+                r->u[i][k] = ref_ud(rss ? s->u.rss.rot[i][k] : s->u.obb.rot[i][k]);
             }
         }
+        r->r = rss ? ref_d(s->u.rss.r) : 0;
         for (int i = 0; i < RD; i++) { /* x - c = U^T t */
             for (int k = 0; k < RD; k++) {
                 ut[k][i] = r->u[i][k];
@@ -267,11 +270,12 @@ static inline double ref_support(const ref_shape *r, const double *d)
     case MBP_SHAPE_SPHERE:
         return ref_dot(d, r->c) + r->r * n;
     case MBP_SHAPE_OBB:
+    case MBP_SHAPE_RSS: /* an RSS: h[2] is 0, plus its radius */
         s = ref_dot(d, r->c);
         for (int i = 0; i < RD; i++) {
             s += r->h[i] * ref_abs(ref_dot(d, r->u[i]));
         }
-        return s;
+        return s + (r->kind == MBP_SHAPE_RSS ? r->r * n : 0);
     case MBP_SHAPE_KDOP:
         for (int i = 0; i < r->nv; i++) {
             double p = ref_dot(d, r->v[i]);
@@ -304,8 +308,9 @@ static inline void ref_support_point(const ref_shape *r, const double *d, double
         }
         break;
     case MBP_SHAPE_OBB:
+    case MBP_SHAPE_RSS:
         for (int k = 0; k < RD; k++) {
-            x[k] = r->c[k];
+            x[k] = r->c[k] + (r->kind == MBP_SHAPE_RSS ? r->r * d[k] * f : 0);
         }
         for (int i = 0; i < RD; i++) {
             double sg = ref_dot(d, r->u[i]) >= 0 ? 1 : -1;
@@ -372,11 +377,37 @@ static inline void ref_gilbert(const ref_shape *a, const ref_shape *b, double *v
     }
 }
 
+/* An RSS's distance from x to its rectangle: x's coordinates t in the rows (solved), the
+ * rectangle's point with t0, t1 clamped, and the distance to it in world units. */
+static inline double ref_rss_dist(const ref_shape *r, const double *x)
+{
+    double q[3] = {0, 0, 0}, d2 = 0;
+    for (int k = 0; k < RD; k++) {
+        q[k] = r->c[k];
+    }
+    for (int i = 0; i < 2; i++) {
+        double t = 0;
+        for (int k = 0; k < RD; k++) {
+            t += r->inv[i][k] * (x[k] - r->c[k]);
+        }
+        t = t < -r->h[i] ? -r->h[i] : (t > r->h[i] ? r->h[i] : t);
+        for (int k = 0; k < RD; k++) {
+            q[k] += t * r->u[i][k];
+        }
+    }
+    for (int k = 0; k < RD; k++) {
+        d2 += (x[k] - q[k]) * (x[k] - q[k]);
+    }
+    return ref_sqrt(d2);
+}
+
 /* x inside the shape with a margin: eps > 0 lets points up to about eps outside in, eps < 0
  * asks them to be about -eps inside. */
 static inline bool ref_in(const ref_shape *r, const double *x, double eps)
 {
     switch (r->kind) {
+    case MBP_SHAPE_RSS:
+        return ref_rss_dist(r, x) <= r->r + eps;
     case MBP_SHAPE_BOX:
         for (int k = 0; k < RD; k++) {
             if (x[k] < r->lo[k] - eps || x[k] > r->hi[k] + eps) {
@@ -547,6 +578,8 @@ static inline double ref_out(const ref_shape *r, const double *x)
 {
     double v = -1e300;
     switch (r->kind) {
+    case MBP_SHAPE_RSS:
+        return ref_rss_dist(r, x) - r->r;
     case MBP_SHAPE_BOX:
         for (int k = 0; k < RD; k++) {
             double a = r->lo[k] - x[k], b = x[k] - r->hi[k];
@@ -619,6 +652,8 @@ static inline bool ref_flat(const ref_shape *r)
             f = f || r->khi[j] - r->klo[j] <= 1e-12;
         }
         return f;
+    case MBP_SHAPE_RSS:
+        return r->r <= 0 && (RD == 3 || r->h[0] <= 0 || r->h[1] <= 0);
     default:
         return r->r <= 0;
     }

@@ -145,7 +145,7 @@ TEST(bodies_changing_kind_pair_as_their_new_shape)
         for (uint32_t i = 0; i < nr; i++) {
             int kind;
             do {
-                kind = 1 + (int)test_below(&rng, 5u);
+                kind = 1 + (int)test_below(&rng, 6u);
             } while (!gen_kind_on(kind) || (!MBP_WITH_SPHERES && kind == MBP_SHAPE_SPHERE));
             gen_shape(&rng, kind, c0, &ring[i]);
             CHECK_ST(mbp_add_shape(&test_w, &ring[i], i, &h[i]), MBP_OK);

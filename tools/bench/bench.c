@@ -192,7 +192,8 @@ static void bench_params(mbp_params *p, mbp_backend b, const bench_source *s)
 #endif
 #if MBP_WITH_QUADTREE
     /* The quadtree's world box: the scene's region from its min corner, finest cells of the
-     * scene's cell size, as many levels as cover the region (at most 15). */
+     * scene's cell size, as many levels as cover the region; past 8 levels the finest cells grow
+     * instead (deeper paths take more nodes than the bench's pool holds for small bodies). */
     p->quadtree_cell = s->cell;
     p->quadtree_depth = 0u;
     mbp_scalar ext = 0, edge = s->cell;
@@ -200,9 +201,13 @@ static void bench_params(mbp_params *p, mbp_backend b, const bench_source *s)
         p->quadtree_origin[k] = s->lo[k];
         ext = s->hi[k] - s->lo[k] > ext ? s->hi[k] - s->lo[k] : ext;
     }
-    while (p->quadtree_depth < 15u && edge < ext && edge <= MBP_RANGE / 2) {
+    while (edge < ext && edge <= MBP_RANGE / 2) {
         edge = edge * 2;
-        p->quadtree_depth++;
+        if (p->quadtree_depth < 8u) {
+            p->quadtree_depth++;
+        } else {
+            p->quadtree_cell = p->quadtree_cell * 2;
+        }
     }
 #endif
     (void)s;

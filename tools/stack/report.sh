@@ -94,10 +94,16 @@ awk -v sufile="$tmp/su" -v relocfile="$tmp/reloc" -v disfile="$tmp/libgcc.dis" -
         # alias chains: a header followed directly by another names the same body
         for (al in alias) { b = alias[al]; while (b in alias) b = alias[b]; gframe[al] = gframe[b]; gcall[al] = gcall[b]; body[al] = 1 }
         # public functions: declarations in mbp.h (the init symbol behind the mbp_init macro)
+        # a declaration inside "#if MBP_WITH_..." or "#if MBP_PAIR_USER" is optional: a
+        # configuration without that option does not compile it
+        hd = 0
         while ((getline l < hdr) > 0) {
+            if (l ~ /^#if/) { cond[++hd] = (l ~ /^#if (MBP_WITH_|MBP_PAIR_USER)/) }
+            else if (l ~ /^#endif/) { hd-- }
             if (l ~ /^[a-z][a-z0-9_ ]*[ *](mbp_[a-z0-9_]+|MBP_INIT_SYMBOL)\(/) {
                 fn = l; sub(/\(.*/, "", fn); sub(/.*[ *]/, "", fn)
                 if (!(fn in pub)) { pub[fn] = 1; order[++npub] = fn; inl[fn] = (l ~ /^static inline/) }
+                for (j = 1; j <= hd; j++) if (cond[j]) opt[fn] = 1
             }
         }
     }
@@ -151,6 +157,7 @@ awk -v sufile="$tmp/su" -v relocfile="$tmp/reloc" -v disfile="$tmp/libgcc.dis" -
             fn = order[i]
             if (fn == "MBP_INIT_SYMBOL") fn = init
             if (inl[fn]) { printf "%s inline -\n", fn; continue }
+            if (!(fn in frame) && (fn in opt)) continue # its option is off in this configuration
             if (!(fn in frame)) { err("public function " fn " not compiled"); continue }
             printf "%s %d %s\n", fn, depth(fn), path(fn)
         }

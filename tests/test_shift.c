@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: MIT */
+/* test_shift.c: mbp_shift_origin(): every volume moves, pairs stay without an event, the rebuilt
+ * backend keeps agreeing with brute force; bad offsets, bodies leaving the range and a backend
+ * that cannot hold the moved bodies change nothing. */
+#include "test_util.h"
+#include "diff.h"
+
+static uint32_t g_rng = 1u;
+static uint32_t rnd(uint32_t n)
+{
+    g_rng = g_rng * 1664525u + 1013904223u;
+    return (g_rng >> 8) % n;
+}
+
+/* A box of side 1..3 units at integer places in [-20, 20): offsets in whole units keep every
+ * coordinate exact, in float too. */
+static mbp_aabb rnd_box(void)
+{
+    mbp_aabb b;
+    for (int k = 0; k < MBP_DIM; k++) {
+        int32_t lo = (int32_t)rnd(40u) - 20;
+        b.min[k] = mbp_from_int(lo);
+        b.max[k] = mbp_from_int(lo + 1 + (int32_t)rnd(3u));
+    }
+    return b;
+}
+
+static mbp_aabb minus(const mbp_aabb *b, const mbp_scalar d[MBP_DIM])
+{
+    mbp_aabb r = *b;
+    for (int k = 0; k < MBP_DIM; k++) {
+        r.min[k] -= d[k];
+        r.max[k] -= d[k];
+    }
+    return r;
+}
+
+static bool same_box(const mbp_aabb *a, const mbp_aabb *b)
+{
+    bool same = true;
+    for (int k = 0; k < MBP_DIM; k++) {
+        same = same && a->min[k] == b->min[k] && a->max[k] == b->max[k];
+    }
+    return same;
+}
+
+/* The pairs of w, sorted, as keys; returns their count. */
+static uint32_t keys_of(mbp_world *w, uint32_t *out, uint32_t cap)
+{
+    uint32_t n;
+    mbp_sort_pairs(w);
+    const mbp_pair *p = mbp_pairs(w, &n);
+    for (uint32_t k = 0; k < n && k < cap; k++) {
+        out[k] = (uint32_t)p[k].a << 16 | p[k].b;
+    }
+    return n;
+}
+
+#define NB (TEST_BODIES < 48u ? TEST_BODIES : 48u)
+static mbp_body g_h[NB], g_h2[NB];
+static mbp_aabb g_box[NB];
+static uint32_t g_k0[MBP_MAX_PAIRS], g_k1[MBP_MAX_PAIRS];
+
+/* Adds the same body to test_w (with b) and test_w2 (brute force, already shifted by d). */
+static void add_both(uint32_t i, const mbp_scalar d[MBP_DIM])
+{
+    g_box[i] = rnd_box();
+    mbp_aabb b2 = minus(&g_box[i], d);
+#if MBP_WITH_SPHERES
+    if (i % 4u == 1u) { /* a sphere: centre and radius in whole units */
+        mbp_sphere s, s2;
+        for (int k = 0; k < MBP_DIM; k++) {
+            s.c[k] = g_box[i].min[k];
+            s2.c[k] = s.c[k] - d[k];
+        }
+        s.r = s2.r = mbp_from_int(1 + (int32_t)rnd(2u));
+        CHECK_ST(mbp_add_sphere(&test_w, &s, i, &g_h[i]), MBP_OK);
+        CHECK_ST(mbp_add_sphere(&test_w2, &s2, i, &g_h2[i]), MBP_OK);
+        CHECK_ST(mbp_get_box(&test_w, g_h[i], &g_box[i]), MBP_OK);
+        return;
+    }
+#endif
+    CHECK_ST(mbp_add_box(&test_w, &g_box[i], i, &g_h[i]), MBP_OK);
+    CHECK_ST(mbp_add_box(&test_w2, &b2, i, &g_h2[i]), MBP_OK);
+}
+
+TEST(shift_origin_keeps_every_pair_without_an_event_and_the_backend_then_agrees_with_brute_force)
+{
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        mbp_params p, p2;
+        mbp_params_default(&p);
+        p.backend = diff_backends[bi];
+        mbp_params_default(&p2);
+        p2.backend = MBP_BRUTE;
+        mbp_scalar d[MBP_DIM];
+        for (int k = 0; k < MBP_DIM; k++) {
+            d[k] = mbp_from_int((int32_t)rnd(61u) - 30);
+        }
+        CHECK_ST(mbp_init(&test_w, &p), MBP_OK);
+        CHECK_ST(mbp_init(&test_w2, &p2), MBP_OK);
+        g_rng = bi + 1u;
+        for (uint32_t i = 0; i < NB; i++) {
+            add_both(i, d);
+        }
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_ST(mbp_update(&test_w2), MBP_OK);
+        CHECK_ST(mbp_remove(&test_w, g_h[0]), MBP_OK); /* a dying body at the shift */
+        CHECK_ST(mbp_remove(&test_w2, g_h2[0]), MBP_OK);
+        uint32_t n0 = keys_of(&test_w, g_k0, MBP_MAX_PAIRS);
+
+        CHECK_ST(mbp_shift_origin(&test_w, d), MBP_OK);
+        for (uint32_t i = 1; i < NB; i++) {
+            mbp_aabb now, want = minus(&g_box[i], d);
+            CHECK_ST(mbp_get_box(&test_w, g_h[i], &now), MBP_OK);
+            CHECK(same_box(&now, &want));
+        }
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_ST(mbp_update(&test_w2), MBP_OK);
+        uint32_t nb, ne;
+        (void)mbp_begun(&test_w, &nb);
+        (void)mbp_ended(&test_w, &ne);
+        uint32_t ne0 = 0u; /* the pairs of body 0 ended; no other pair may */
+        for (uint32_t k = 0; k < n0; k++) {
+            ne0 += (g_k0[k] >> 16) == 0u ? 1u : 0u;
+        }
+        CHECK_EQ(nb, 0);
+        CHECK_EQ(ne, ne0);
+        uint32_t n1 = keys_of(&test_w, g_k1, MBP_MAX_PAIRS);
+        CHECK_EQ(n1, n0 - ne0);
+
+        /* Then moves: the rebuilt structure and brute force (built shifted) agree. */
+        for (uint32_t f = 0; f < 8u; f++) {
+            for (uint32_t i = 1; i < NB; i++) {
+                if (rnd(3u) == 0u) {
+                    mbp_aabb b = rnd_box(), b2 = minus(&b, d); /* both in the new frame */
+                    CHECK_ST(mbp_move_box(&test_w, g_h[i], &b2), MBP_OK);
+                    CHECK_ST(mbp_move_box(&test_w2, g_h2[i], &b2), MBP_OK);
+                }
+            }
+            CHECK_ST(mbp_update(&test_w), MBP_OK);
+            CHECK_ST(mbp_update(&test_w2), MBP_OK);
+            uint32_t na = keys_of(&test_w, g_k0, MBP_MAX_PAIRS);
+            uint32_t nc = keys_of(&test_w2, g_k1, MBP_MAX_PAIRS);
+            CHECK_EQ(na, nc);
+            bool same = na == nc;
+            for (uint32_t k = 0; same && k < na; k++) {
+                same = g_k0[k] == g_k1[k];
+            }
+            CHECK(same);
+        }
+    }
+}
+
+TEST(shift_origin_refuses_an_offset_that_takes_a_body_out_of_range_and_changes_nothing)
+{
+    mbp_params p;
+    mbp_params_default(&p);
+    CHECK_ST(mbp_init(&test_w, &p), MBP_OK);
+    mbp_aabb far = box2(0, 0, 1, 1), near = box2(0, 0, 1, 1);
+    far.max[0] = MBP_RANGE; /* at the range's ends: float's rounding there is coarse */
+    far.min[0] = MBP_RANGE / 2;
+    near.min[0] = -(MBP_RANGE / 2);
+    near.max[0] = 0;
+    mbp_body a, b;
+    CHECK_ST(mbp_add_box(&test_w, &far, 1u, &a), MBP_OK);
+    CHECK_ST(mbp_add_box(&test_w, &near, 2u, &b), MBP_OK);
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+    mbp_scalar d[MBP_DIM] = {0};
+    d[0] = -(MBP_RANGE / 4); /* far would pass +MBP_RANGE */
+    CHECK_ST(mbp_shift_origin(&test_w, d), MBP_E_RANGE);
+    d[0] = MBP_RANGE / 4 * 3; /* near would pass -MBP_RANGE */
+    CHECK_ST(mbp_shift_origin(&test_w, d), MBP_E_RANGE);
+    mbp_aabb now;
+    CHECK_ST(mbp_get_box(&test_w, a, &now), MBP_OK);
+    CHECK(same_box(&now, &far));
+    CHECK_ST(mbp_get_box(&test_w, b, &now), MBP_OK);
+    CHECK(same_box(&now, &near));
+#if MBP_SCALAR == MBP_FIXED
+    d[0] = MBP_RANGE + 1; /* beyond the offsets allowed */
+    CHECK_ST(mbp_shift_origin(&test_w, d), MBP_E_RANGE);
+#else
+    volatile float zero = 0.0f;
+    d[0] = MBP_RANGE * 2.0f;
+    CHECK_ST(mbp_shift_origin(&test_w, d), MBP_E_RANGE);
+    d[0] = zero / zero; /* NaN */
+    CHECK_ST(mbp_shift_origin(&test_w, d), MBP_E_BADBOX);
+    d[0] = 1.0f / zero; /* infinity */
+    CHECK_ST(mbp_shift_origin(&test_w, d), MBP_E_BADBOX);
+#endif
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+    CHECK_EQ(test_w.stats.begun + test_w.stats.ended, 0);
+}
+
+#if MBP_WITH_HASH
+/* The hash's cells do not move with the origin: boxes of side 5 on cells of 4 (on axes 0 and 1;
+ * within one cell on axis 2), moved by 1 unit, straddle 3 cells an axis instead of 2 (9 entries
+ * instead of 4, fewer than make a body large), and the entries run out. */
+TEST(shift_origin_that_the_hash_cannot_hold_returns_noroom_and_changes_nothing)
+{
+    uint32_t per = 4u, after = 9u;
+    uint32_t n = (uint32_t)MBP_GRID_MAX_ENTRIES / per;
+    n = n < MBP_MAX_BODIES ? n : MBP_MAX_BODIES;
+    if (n * after <= (uint32_t)MBP_GRID_MAX_ENTRIES) {
+        return; /* a configuration with entries to spare: nothing to run out of */
+    }
+    mbp_params p;
+    mbp_params_default(&p);
+    p.backend = MBP_HASH;
+    p.cell_size = mbp_from_int(4);
+    CHECK_ST(mbp_init(&test_w, &p), MBP_OK);
+    mbp_aabb b;
+    mbp_body h = {0u, 0u};
+    for (uint32_t i = 0; i < n; i++) { /* apart: 8 units (2 cells) between neighbours */
+        for (int k = 0; k < MBP_DIM; k++) {
+            int32_t at = 8 * (int32_t)(k == 0 ? i % 16u : k == 1 ? i / 16u : 0u);
+            b.min[k] = mbp_from_ratio(2 * at + 1, 2);
+            b.max[k] = mbp_from_ratio(2 * at + (k < 2 ? 11 : 7), 2);
+        }
+        CHECK_ST(mbp_add_box(&test_w, &b, i, &h), MBP_OK);
+    }
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+    uint32_t pairs = test_w.stats.pairs;
+    mbp_scalar d[MBP_DIM];
+    for (int k = 0; k < MBP_DIM; k++) {
+        d[k] = mbp_from_int(k < 2 ? 1 : 0);
+    }
+    CHECK_ST(mbp_shift_origin(&test_w, d), MBP_E_NOROOM);
+    mbp_aabb now;
+    CHECK_ST(mbp_get_box(&test_w, h, &now), MBP_OK);
+    CHECK(same_box(&now, &b));
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+    CHECK_EQ(test_w.stats.pairs, pairs);
+    CHECK_EQ(test_w.stats.begun + test_w.stats.ended, 0);
+}
+#endif
+
+#if MBP__POOL
+/* One body of every shape kind compiled in, and a fast box body, all around the origin. */
+static uint32_t add_shapes(mbp_body *h)
+{
+    uint32_t n = 0u;
+    mbp_shape s;
+#if MBP_WITH_OBB
+    s.kind = MBP_SHAPE_OBB;
+    for (int k = 0; k < MBP_DIM; k++) {
+        s.u.obb.c[k] = mbp_from_int(1);
+        s.u.obb.h[k] = mbp_from_int(2);
+        for (int j = 0; j < MBP_DIM; j++) {
+            s.u.obb.rot[k][j] = k == j ? MBP_UNIT_ONE : 0;
+        }
+    }
+    CHECK_ST(mbp_add_shape(&test_w, &s, n, &h[n]), MBP_OK);
+    n++;
+#endif
+#if MBP_WITH_KDOP
+    mbp_scalar pts[3][MBP_DIM];
+    for (int k = 0; k < MBP_DIM; k++) {
+        pts[0][k] = 0;
+        pts[1][k] = mbp_from_int(k == 0 ? 3 : 0);
+        pts[2][k] = mbp_from_int(k == 1 ? 3 : 1);
+    }
+    s.kind = MBP_SHAPE_KDOP;
+    CHECK_ST(mbp_kdop_from_points(pts, 3u, &s.u.kdop), MBP_OK);
+    CHECK_ST(mbp_add_shape(&test_w, &s, n, &h[n]), MBP_OK);
+    n++;
+#endif
+#if MBP_WITH_CAPSULE
+    s.kind = MBP_SHAPE_CAPSULE;
+    for (int k = 0; k < MBP_DIM; k++) {
+        s.u.capsule.a[k] = 0;
+        s.u.capsule.b[k] = mbp_from_int(2);
+    }
+    s.u.capsule.r = mbp_from_int(1);
+    CHECK_ST(mbp_add_shape(&test_w, &s, n, &h[n]), MBP_OK);
+    n++;
+#endif
+#if MBP_WITH_RSS
+    s.kind = MBP_SHAPE_RSS;
+    for (int k = 0; k < MBP_DIM; k++) {
+        s.u.rss.c[k] = mbp_from_int(2);
+        for (int j = 0; j < MBP_DIM; j++) {
+            s.u.rss.rot[k][j] = k == j ? MBP_UNIT_ONE : 0;
+        }
+    }
+    s.u.rss.h[0] = mbp_from_int(2);
+    s.u.rss.h[1] = mbp_from_int(1);
+    s.u.rss.r = mbp_from_int(1);
+    CHECK_ST(mbp_add_shape(&test_w, &s, n, &h[n]), MBP_OK);
+    n++;
+#endif
+#if MBP_WITH_FAST
+    mbp_aabb b = box2(0, 0, 4, 4), b2 = box2(8, 0, 12, 4);
+    CHECK_ST(mbp_add_box(&test_w, &b, n, &h[n]), MBP_OK);
+    CHECK_ST(mbp_set_fast(&test_w, h[n], true), MBP_OK);
+    CHECK_ST(mbp_move_box(&test_w, h[n], &b2), MBP_OK); /* its box: the bound of the step */
+    n++;
+#endif
+    return n;
+}
+
+TEST(shift_origin_moves_every_shape_kind_and_fast_bodies_and_keeps_their_pairs)
+{
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        mbp_params p;
+        mbp_params_default(&p);
+        p.backend = diff_backends[bi];
+        CHECK_ST(mbp_init(&test_w, &p), MBP_OK);
+        uint32_t n = add_shapes(g_h);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        uint32_t pairs = test_w.stats.pairs;
+        for (uint32_t i = 0; i < n; i++) {
+            CHECK_ST(mbp_get_box(&test_w, g_h[i], &g_box[i]), MBP_OK);
+        }
+        mbp_scalar d[MBP_DIM];
+        for (int k = 0; k < MBP_DIM; k++) {
+            d[k] = mbp_from_int(k == 0 ? 7 : -5);
+        }
+        CHECK_ST(mbp_shift_origin(&test_w, d), MBP_OK);
+        for (uint32_t i = 0; i < n; i++) {
+            mbp_aabb now, want = minus(&g_box[i], d);
+            CHECK_ST(mbp_get_box(&test_w, g_h[i], &now), MBP_OK);
+            CHECK(same_box(&now, &want));
+        }
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(test_w.stats.pairs, pairs);
+        CHECK_EQ(test_w.stats.begun + test_w.stats.ended, 0);
+        /* Back again: the same boxes as at first. */
+        for (int k = 0; k < MBP_DIM; k++) {
+            d[k] = -d[k];
+        }
+        CHECK_ST(mbp_shift_origin(&test_w, d), MBP_OK);
+        for (uint32_t i = 0; i < n; i++) {
+            mbp_aabb now;
+            CHECK_ST(mbp_get_box(&test_w, g_h[i], &now), MBP_OK);
+            CHECK(same_box(&now, &g_box[i]));
+        }
+    }
+}
+#endif

@@ -3,7 +3,7 @@
  * writes into. Not for users.
  *
  * Layers inside lib/, each using only those below it:
- *   scalars, boxes, spheres, shapes   mbp.h, mbp_scalar.h, mbp_volume.c, mbp_shape.c ...
+ *   scalars, boxes, spheres, shapes   mbp.h, mbp_scalar.h, mbp_volume.c, mbp_overlap.c ...
  *   the pair set and its sink         this header, mbp_pairs.c, mbp_sort.c
  *   backends (data structures)        mbp_brute.c, mbp_sweep.c, mbp_sap.c, mbp_cells.c (grid,
  *                                     hash, hgrid), mbp_tree.c: each includes this header only
@@ -132,53 +132,70 @@ typedef void (*mbp__visit_fn)(void *ctx, uint16_t index);
 
 /* ---- what a backend writes: the pair sink ---- */
 /* The sink calls nothing above it (no callback, which keeps lib/'s call graph free of cycles
- * through function pointers): in a full frame it applies the tests it can make from plain data
- * (static bodies, filters, boxes, spheres) as each pair is reported, so that only overlapping
- * pairs take room, and marks a pair with a shape or fast body for the world to test. */
-/* The plain data of the bodies' volumes, as far as the tests below the world need it. */
+ * through function pointers): in a full frame it tests each pair as it is reported, exactly, from
+ * the plain data of the bodies' volumes that the world lends it, so that only overlapping pairs
+ * take room. */
+/* The plain data of the bodies' volumes, as the tests below the world need it (read only). */
 typedef struct mbp__volumes {
     const uint8_t *flags;     /* the bodies' flags (MBP__STATIC, MBP__SPHERE, MBP__SHAPE ...) */
-    const mbp_aabb *box;      /* the bodies' boxes */
+    const mbp_aabb *box;      /* the bodies' boxes (a fast body's: its bound of the step) */
     const uint16_t *category; /* the bodies' filters */
     const uint16_t *mask;
 #if MBP_WITH_SPHERES
     const mbp_sphere *sphere; /* the spheres of sphere bodies */
 #endif
+#if MBP__POOL
+    const uint16_t *shape_of;     /* a body's shape pool entry, index + 1; 0 for none */
+    const mbp_shape_slot *shapes; /* the shape pool (mbp_shape.c) */
+#endif
     uint8_t aabb_only;        /* params.aabb_only: boxes only, even for spheres */
 } mbp__volumes;
 
-/* How the pair (a, b) fares under the tests of plain data: 0 it fails (two static bodies, the
- * filters, the boxes, the spheres), 1 it passes, 2 it passes them but a shape or fast body needs
- * the world's test (mbp__shape_exact()). */
-MBP__HOT uint32_t mbp__volumes_meet(const mbp__volumes *vol, uint16_t a, uint16_t b)
+/* The test between two volumes of kinds ka, kb (mbp_shape_kind) with their data at a, b
+ * (mbp_overlap.c): the same result in either order. */
+bool mbp__overlap(uint8_t ka, const void *a, uint8_t kb, const void *b);
+/* Body i's volume: its kind, and its data in *p. own: the body's own volume (a fast box body's
+ * own box); else the volume it pairs with (a fast body's bound of the step). mbp_overlap.c. */
+uint8_t mbp__volume_of(const mbp__volumes *vol, uint16_t i, bool own, const void **p);
+#if MBP__POOL
+/* The exact test of bodies a and b, one of them a shape or fast body, once the filters and the
+ * boxes passed (mbp_overlap.c). */
+bool mbp__volumes_exact(const mbp__volumes *vol, uint16_t a, uint16_t b);
+#endif
+
+/* Whether the pair (a, b) overlaps: false for two static bodies, when the filters refuse it both
+ * ways or either way, or when the volumes are apart; the exact test of every kind. */
+MBP__HOT bool mbp__volumes_meet(const mbp__volumes *vol, uint16_t a, uint16_t b)
 {
     uint32_t fa = vol->flags[a], fb = vol->flags[b];
     if (((fa | fb) & MBP__PASS) != 0u &&
         ((fa & fb & MBP__STATIC) != 0u || (vol->category[a] & vol->mask[b]) == 0u ||
          (vol->category[b] & vol->mask[a]) == 0u)) {
-        return 0u;
+        return false;
     }
     if (!mbp__boxes_meet(&vol->box[a], &vol->box[b])) {
-        return 0u;
+        return false;
     }
     if (vol->aabb_only != 0u) {
-        return 1u;
+        return true;
     }
+#if MBP__POOL
     if (((fa | fb) & (MBP__SHAPE | MBP__FAST)) != 0u) {
-        return 2u;
-    }
-#if MBP_WITH_SPHERES
-    if ((fa & fb & MBP__SPHERE) != 0u) {
-        return mbp_sphere_overlap(&vol->sphere[a], &vol->sphere[b]) ? 1u : 0u;
-    }
-    if ((fa & MBP__SPHERE) != 0u) {
-        return mbp_sphere_aabb_overlap(&vol->sphere[a], &vol->box[b]) ? 1u : 0u;
-    }
-    if ((fb & MBP__SPHERE) != 0u) {
-        return mbp_sphere_aabb_overlap(&vol->sphere[b], &vol->box[a]) ? 1u : 0u;
+        return mbp__volumes_exact(vol, a, b);
     }
 #endif
-    return 1u;
+#if MBP_WITH_SPHERES
+    if ((fa & fb & MBP__SPHERE) != 0u) {
+        return mbp_sphere_overlap(&vol->sphere[a], &vol->sphere[b]);
+    }
+    if ((fa & MBP__SPHERE) != 0u) {
+        return mbp_sphere_aabb_overlap(&vol->sphere[a], &vol->box[b]);
+    }
+    if ((fb & MBP__SPHERE) != 0u) {
+        return mbp_sphere_aabb_overlap(&vol->sphere[b], &vol->box[a]);
+    }
+#endif
+    return true;
 }
 
 typedef struct mbp__sink {

@@ -34,11 +34,13 @@ void mbp__kdop_translate(mbp_kdop *k, const mbp_scalar d[MBP_DIM]);
 
 /* ---- exact tests the core applies to candidates (mbp_world.c) ---- */
 bool mbp__exact(const mbp_world *w, uint16_t a, uint16_t b);
+/* The world's volumes as plain data, for the tests under it (mbp__volumes_meet()). */
+mbp__volumes mbp__world_volumes(const mbp_world *w);
 
 /* ---- shapes and fast bodies (mbp_shape.c, mbp_swept.c) ---- */
-/* The exact test of a candidate pair where a body is a shape or fast (flags MBP__SHAPE,
- * MBP__FAST): called by mbp__exact() after the filters and the box test. */
-bool mbp__shape_exact(const mbp_world *w, uint16_t a, uint16_t b);
+/* Body i's own volume as a shape (its box, sphere, shape, or a fast body's own box; not its
+ * bound of the step). */
+void mbp__own_shape(const mbp_world *w, uint16_t i, mbp_shape *out);
 /* Queries: true when body i's volume overlaps box (i is a shape body, box overlaps its box). */
 bool mbp__shape_box(const mbp_world *w, uint16_t i, const mbp_aabb *box);
 /* The one path that sets a body's volume (mbp_world.c): box is the volume's own box; s the
@@ -51,6 +53,8 @@ mbp_status mbp__move_body(mbp_world *w, mbp_body h, const mbp_aabb *box, const m
 bool mbp__handle_ok(const mbp_world *w, mbp_body h);
 #if MBP__POOL
 void mbp__pool_init(mbp_world *w);
+/* Writes shape s (of any kind the pool holds; a box for a fast box body) into pool entry e. */
+void mbp__slot_store(mbp_shape_slot *e, const mbp_shape *s);
 /* Before a volume change of body i (add: i has no entry): MBP_E_FULL when it will need a pool
  * entry (a shape, or a fast box) and none is free; else MBP_OK and *bound = the box the broad
  * phase gets (box, or a fast body's bound of the step). */

@@ -211,16 +211,15 @@ void mbp__sink_begin(mbp__sink *out, uint16_t a, uint16_t b)
     mbp_pairset *ps = out->ps;
     uint32_t key = mbp__key(a, b);
     if (ps->full_frame != 0u) {
-        /* Full frames decide the hit now, as far as plain data can (mbp__volumes_meet()); pairs
-         * that fail are not stored, pairs with a shape or fast body are left to the world. */
-        uint32_t meets = mbp__volumes_meet(&out->vol, a, b);
-        if (meets == 0u) {
+        /* Full frames decide the hit now (mbp__volumes_meet(), exact): only pairs that overlap
+         * take room, so a full set loses exactly the overlapping pairs it counts. */
+        if (!mbp__volumes_meet(&out->vol, a, b)) {
             return;
         }
         ps->touched = 1u;
         int32_t k = mbp__pairs_insert(ps, key, 0u);
         if (k >= 0) {
-            ps->flag[k] |= (uint8_t)(meets == 1u ? (MBP__CAND | MBP__HIT) : (MBP__CAND | MBP__NEW));
+            ps->flag[k] |= (uint8_t)(MBP__CAND | MBP__HIT);
         }
         return;
     }

@@ -632,7 +632,7 @@ static void rebuild(run *r)
                 mbp__sink_begin(out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
                 if (out->ps->lost != before) {
                     lost_candidates++;
-                    lost += mbp__volumes_meet(&out->vol, (uint16_t)(e >> 1), (uint16_t)(f >> 1)) != 0u
+                    lost += mbp__volumes_meet(&out->vol, (uint16_t)(e >> 1), (uint16_t)(f >> 1))
                                 ? 1u
                                 : 0u;
                 }
@@ -640,11 +640,10 @@ static void rebuild(run *r)
         }
     }
     s->ext = ext;
-    /* Each candidate is met once, so the frame lost exactly the true pairs counted here (as far
-     * as plain data tells, mbp__volumes_meet(): a lost pair with a shape or fast body counts when
-     * its boxes overlap). A lost candidate that is not a pair (filtered out, spheres apart) is not
-     * counted, but the next update must rebuild all the same: the pair set no longer holds every
-     * candidate. */
+    /* Each candidate is met once, so the frame lost exactly the true pairs counted here
+     * (mbp__volumes_meet(), exact). A lost candidate that is not a pair (filtered out, volumes
+     * apart) is not counted, but the next update must rebuild all the same: the pair set no
+     * longer holds every candidate. */
     out->ps->lost = lost;
     s->incomplete = (uint8_t)(lost_candidates != 0u ? 1u : 0u);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* mbp_shape.c: shapes of any kind (check, box, the pairwise test's dispatch), shape bodies and
- * their pool, and fast bodies.
+/* mbp_shape.c: shapes of any kind (check, box), shape bodies and their pool, and fast bodies.
+ * The pairwise test is in mbp_overlap.c.
  *
  * Storage: a body's box is in w->box and a sphere body's sphere in w->sphere, as before. An
  * oriented box, k-DOP or capsule lives in one entry of the world's shape pool (MBP_MAX_SHAPES
@@ -10,8 +10,8 @@
  * are taken when a body becomes such a body and given back when it stops being one or is
  * removed; a full pool makes that add or move fail with MBP_E_FULL, changing nothing.
  *
- * The exact test of a pair: the core (mbp__exact) tests filters and boxes, then comes here when
- * either body is a shape or fast. A fast body counts as its bound (a box).
+ * The exact test of a pair (mbp__volumes_meet(), mbp_overlap.c) reads the pool as plain data: a
+ * fast body counts as its bound (a box).
  */
 #include "mbp_shape.h"
 
@@ -82,145 +82,6 @@ void mbp_shape_aabb(const mbp_shape *s, mbp_aabb *out)
 {
     MBP__ASSERT(s != NULL && out != NULL);
     kind_aabb(s->kind, &s->u, out);
-}
-
-/* ---- the pairwise test ---- */
-
-#if MBP__SHAPES
-static void prep_of(uint8_t kind, const void *p, mbp__prep *out)
-{
-    switch (kind) {
-    case MBP_SHAPE_SPHERE: {
-        const mbp_sphere *s = (const mbp_sphere *)p;
-        mbp__prep_seg(out, s->c, s->c, s->r);
-        break;
-    }
-#if MBP_WITH_OBB
-    case MBP_SHAPE_OBB:
-        mbp__prep_obb(out, (const mbp_obb *)p);
-        break;
-#endif
-#if MBP_WITH_KDOP
-    case MBP_SHAPE_KDOP:
-        mbp__prep_kdop(out, (const mbp_kdop *)p);
-        break;
-#endif
-#if MBP_WITH_CAPSULE
-    case MBP_SHAPE_CAPSULE: {
-        const mbp_capsule *c = (const mbp_capsule *)p;
-        mbp__prep_seg(out, c->a, c->b, c->r);
-        break;
-    }
-#endif
-    default:
-        mbp__prep_box(out, (const mbp_aabb *)p);
-        break;
-    }
-}
-#endif
-
-/* Words (scalars and rotation entries, all 32 bits) in a shape of this kind. */
-static uint32_t words_of(uint8_t kind)
-{
-    switch (kind) {
-    case MBP_SHAPE_SPHERE:
-        return MBP_DIM + 1;
-    case MBP_SHAPE_OBB:
-        return 2 * MBP_DIM + MBP_DIM * MBP_DIM;
-    case MBP_SHAPE_KDOP:
-        return 2 * MBP_KDOP_AXES;
-    case MBP_SHAPE_CAPSULE:
-        return 2 * MBP_DIM + 1;
-    case MBP_SHAPE_RSS:
-        return MBP_DIM + 2 + MBP_DIM * MBP_DIM + 1;
-    default:
-        return 2 * MBP_DIM;
-    }
-}
-
-/* a after b in the order of their values, word by word (two shapes of one kind). */
-static bool after(uint8_t kind, const void *a, const void *b)
-{
-    const mbp_scalar *x = (const mbp_scalar *)a, *y = (const mbp_scalar *)b;
-    for (uint32_t i = 0; i < words_of(kind); i++) {
-        if (x[i] != y[i]) {
-            return x[i] > y[i];
-        }
-    }
-    return false;
-}
-
-bool mbp__overlap(uint8_t ka, const void *a, uint8_t kb, const void *b)
-{
-    /* Order the shapes (by kind: box, sphere, oriented box, k-DOP, capsule, RSS; then by value), so
-     * that the result never depends on the order of the arguments: rounding in an axis could
-     * otherwise make (a, b) and (b, a) differ, and backends report pairs in either order. */
-    if (ka > kb || (ka == kb && after(ka, a, b))) {
-        uint8_t k = ka;
-        const void *p = a;
-        ka = kb;
-        a = b;
-        kb = k;
-        b = p;
-    }
-    if (kb == MBP_SHAPE_BOX) {
-        return mbp_aabb_overlap((const mbp_aabb *)a, (const mbp_aabb *)b);
-    }
-#if MBP_WITH_RSS
-    if (kb == MBP_SHAPE_RSS) { /* with any kind */
-        if (ka == MBP_SHAPE_RSS) {
-            return mbp__rss_rss((const mbp_rss *)a, (const mbp_rss *)b);
-        }
-        mbp__prep px;
-        prep_of(ka, a, &px);
-        return mbp__rss_vs((const mbp_rss *)b, &px);
-    }
-#endif
-    /* kb is a valid kind, compiled in: each test below but the last compiled in needs its "if";
-     * the last is reached only by its own kind, so it has none (and no line of this function is
-     * dead in any build). */
-#if MBP__SHAPES
-    if (kb == MBP_SHAPE_SPHERE)
-#endif
-    {
-        return ka == MBP_SHAPE_SPHERE
-                   ? mbp_sphere_overlap((const mbp_sphere *)a, (const mbp_sphere *)b)
-                   : mbp_sphere_aabb_overlap((const mbp_sphere *)b, (const mbp_aabb *)a);
-    }
-#if MBP__SHAPES
-    mbp__prep pa, pb;
-    prep_of(ka, a, &pa);
-    prep_of(kb, b, &pb);
-#if MBP_WITH_OBB && (MBP_WITH_KDOP || MBP_WITH_CAPSULE)
-    if (kb == MBP_SHAPE_OBB) /* with a box, a sphere or an oriented box */
-#endif
-#if MBP_WITH_OBB
-    {
-        return ka == MBP_SHAPE_SPHERE ? mbp__seg_frame(&pa, &pb) : mbp__frame_frame(&pa, &pb);
-    }
-#endif
-#if MBP_WITH_KDOP && MBP_WITH_CAPSULE
-    if (kb == MBP_SHAPE_KDOP) /* with a box, a sphere, an oriented box or a k-DOP */
-#endif
-#if MBP_WITH_KDOP
-    {
-        return mbp__kdop_vs(&pb, &pa);
-    }
-#endif
-#if MBP_WITH_CAPSULE
-    switch (ka) { /* kb is a capsule */
-#if MBP_WITH_KDOP
-    case MBP_SHAPE_KDOP:
-        return mbp__kdop_vs(&pa, &pb);
-#endif
-    case MBP_SHAPE_SPHERE:
-    case MBP_SHAPE_CAPSULE:
-        return mbp__seg_seg(&pa, &pb);
-    default: /* a box or an oriented box */
-        return mbp__seg_frame(&pb, &pa);
-    }
-#endif
-#endif
 }
 
 bool mbp_shape_overlap(const mbp_shape *a, const mbp_shape *b)
@@ -306,9 +167,59 @@ mbp_status mbp_move_shape(mbp_world *w, mbp_body h, const mbp_shape *s)
     return mbp__move_body(w, h, &box, NULL, &t);
 }
 
+/* Copies a volume of this kind from src to dst: the data of a shape's union (mbp_shape.u) or of
+ * a pool entry's (mbp_shape_slot.u), each member at the union's start. */
+static void copy_volume(uint8_t kind, void *dst, const void *src)
+{
+    switch (kind) {
+#if MBP_WITH_OBB
+    case MBP_SHAPE_OBB:
+        *(mbp_obb *)dst = *(const mbp_obb *)src;
+        break;
+#endif
+#if MBP_WITH_KDOP
+    case MBP_SHAPE_KDOP:
+        *(mbp_kdop *)dst = *(const mbp_kdop *)src;
+        break;
+#endif
+#if MBP_WITH_CAPSULE
+    case MBP_SHAPE_CAPSULE:
+        *(mbp_capsule *)dst = *(const mbp_capsule *)src;
+        break;
+#endif
+#if MBP_WITH_RSS
+    case MBP_SHAPE_RSS:
+        *(mbp_rss *)dst = *(const mbp_rss *)src;
+        break;
+#endif
+    case MBP_SHAPE_SPHERE: /* never into a pool entry */
+        *(mbp_sphere *)dst = *(const mbp_sphere *)src;
+        break;
+    default:
+        *(mbp_aabb *)dst = *(const mbp_aabb *)src;
+        break;
+    }
+}
+
+void mbp__own_shape(const mbp_world *w, uint16_t i, mbp_shape *out)
+{
+    mbp__volumes vol = mbp__world_volumes(w);
+    const void *p;
+    out->kind = mbp__volume_of(&vol, i, true, &p);
+    copy_volume(out->kind, &out->u, p);
+}
+
 #if MBP__POOL
 
 /* ---- the pool ---- */
+
+void mbp__slot_store(mbp_shape_slot *e, const mbp_shape *s)
+{
+    MBP__ASSERT(s->kind != MBP_SHAPE_SPHERE); /* a sphere lives in w->sphere */
+    e->kind = s->kind;
+    copy_volume(s->kind, &e->u, &s->u);
+}
+
 
 void mbp__pool_init(mbp_world *w)
 {
@@ -343,24 +254,6 @@ static void free_entry(mbp_world *w, uint16_t i)
     }
 }
 
-/* The kind and data of body i's own volume (a fast body's too, not its bound). */
-static uint8_t own_volume(const mbp_world *w, uint16_t i, const void **p)
-{
-    if (w->shape_of[i] != 0u) {
-        const mbp_shape_slot *e = &w->shapes[w->shape_of[i] - 1u];
-        *p = &e->u;
-        return e->kind;
-    }
-#if MBP_WITH_SPHERES
-    if (w->flags[i] & MBP__SPHERE) {
-        *p = &w->sphere[i];
-        return MBP_SHAPE_SPHERE;
-    }
-#endif
-    *p = &w->box[i];
-    return MBP_SHAPE_BOX;
-}
-
 mbp_status mbp__pool_prepare(const mbp_world *w, uint16_t i, const mbp_aabb *box,
                              const mbp_sphere *s, const mbp_shape *shape, mbp_aabb *bound)
 {
@@ -379,9 +272,9 @@ mbp_status mbp__pool_prepare(const mbp_world *w, uint16_t i, const mbp_aabb *box
     if (w->flags[i] & MBP__DIRTY) {
         start = w->box[i];
     } else {
-        const void *p;
-        uint8_t k = own_volume(w, i, &p);
-        stored_aabb(k, p, &start);
+        mbp_shape own;
+        mbp__own_shape(w, i, &own);
+        stored_aabb(own.kind, &own.u, &start);
     }
     mbp_aabb_union(&start, box, bound);
     return MBP_OK;
@@ -391,28 +284,7 @@ void mbp__pool_commit(mbp_world *w, uint16_t i, const mbp_aabb *box, const mbp_s
                       const mbp_shape *shape)
 {
     if (shape != NULL) {
-        mbp_shape_slot *e = entry(w, i);
-        e->kind = shape->kind; /* an oriented box, k-DOP, capsule or RSS */
-#if MBP_WITH_OBB
-        if (shape->kind == MBP_SHAPE_OBB) {
-            e->u.obb = shape->u.obb;
-        }
-#endif
-#if MBP_WITH_KDOP
-        if (shape->kind == MBP_SHAPE_KDOP) {
-            e->u.kdop = shape->u.kdop;
-        }
-#endif
-#if MBP_WITH_CAPSULE
-        if (shape->kind == MBP_SHAPE_CAPSULE) {
-            e->u.capsule = shape->u.capsule;
-        }
-#endif
-#if MBP_WITH_RSS
-        if (shape->kind == MBP_SHAPE_RSS) {
-            e->u.rss = shape->u.rss;
-        }
-#endif
+        mbp__slot_store(entry(w, i), shape); /* an oriented box, k-DOP, capsule or RSS */
         w->flags[i] |= MBP__SHAPE;
         return;
     }
@@ -434,28 +306,12 @@ void mbp__pool_release(mbp_world *w, uint16_t i)
 
 /* ---- the world's exact test and queries ---- */
 
-/* The volume body i pairs with: its bound (a box) when fast, else its own. */
-static uint8_t pair_volume(const mbp_world *w, uint16_t i, const void **p)
-{
-    if (w->flags[i] & MBP__FAST) {
-        *p = &w->box[i];
-        return MBP_SHAPE_BOX;
-    }
-    return own_volume(w, i, p);
-}
-
-bool mbp__shape_exact(const mbp_world *w, uint16_t a, uint16_t b)
-{
-    const void *pa, *pb;
-    uint8_t ka = pair_volume(w, a, &pa);
-    uint8_t kb = pair_volume(w, b, &pb);
-    return mbp__overlap(ka, pa, kb, pb);
-}
-
+/* Queries: body i's volume against box (a fast body's bound of the step). */
 bool mbp__shape_box(const mbp_world *w, uint16_t i, const mbp_aabb *box)
 {
+    mbp__volumes vol = mbp__world_volumes(w);
     const void *p;
-    uint8_t k = pair_volume(w, i, &p);
+    uint8_t k = mbp__volume_of(&vol, i, false, &p);
     return mbp__overlap(k, p, MBP_SHAPE_BOX, box);
 }
 
@@ -479,36 +335,7 @@ mbp_status mbp_set_fast(mbp_world *w, mbp_body h, bool fast)
         return MBP_OK;
     }
     mbp_shape t;
-    const void *p;
-    t.kind = own_volume(w, i, &p);
-    switch (t.kind) {
-#if MBP_WITH_OBB
-    case MBP_SHAPE_OBB:
-        t.u.obb = *(const mbp_obb *)p;
-        break;
-#endif
-#if MBP_WITH_KDOP
-    case MBP_SHAPE_KDOP:
-        t.u.kdop = *(const mbp_kdop *)p;
-        break;
-#endif
-#if MBP_WITH_CAPSULE
-    case MBP_SHAPE_CAPSULE:
-        t.u.capsule = *(const mbp_capsule *)p;
-        break;
-#endif
-#if MBP_WITH_RSS
-    case MBP_SHAPE_RSS:
-        t.u.rss = *(const mbp_rss *)p;
-        break;
-#endif
-    case MBP_SHAPE_SPHERE:
-        t.u.sphere = *(const mbp_sphere *)p;
-        break;
-    default:
-        t.u.box = *(const mbp_aabb *)p;
-        break;
-    }
+    mbp__own_shape(w, i, &t);
     mbp_aabb box;
     stored_aabb(t.kind, &t.u, &box);
     w->flags[i] = (uint8_t)(fast ? (f | MBP__FAST) : (f & ~MBP__FAST));

@@ -203,8 +203,4 @@ mbp_status mbp__scalar_check(mbp_scalar s);
 
 #endif /* MBP__SHAPES */
 
-/* ---- mbp_shape.c ---- */
-/* The test between two shapes given by kind and pointer to their data. */
-bool mbp__overlap(uint8_t ka, const void *a, uint8_t kb, const void *b);
-
 #endif /* MBP_SHAPE_H */

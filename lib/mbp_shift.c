@@ -14,59 +14,6 @@
  */
 #include "mbp_internal.h"
 
-#if MBP__POOL
-static mbp_shape_slot *slot_of(mbp_world *w, uint16_t i)
-{
-    return w->shape_of[i] != 0u ? &w->shapes[w->shape_of[i] - 1u] : NULL;
-}
-#endif
-
-/* Body i's own volume (the box, the sphere, or the pool's shape or fast box) as a shape. */
-static void own_shape(mbp_world *w, uint16_t i, mbp_shape *out)
-{
-#if MBP__POOL
-    const mbp_shape_slot *e = slot_of(w, i);
-    if (e != NULL) {
-        out->kind = e->kind;
-        switch (e->kind) {
-#if MBP_WITH_OBB
-        case MBP_SHAPE_OBB:
-            out->u.obb = e->u.obb;
-            return;
-#endif
-#if MBP_WITH_KDOP
-        case MBP_SHAPE_KDOP:
-            out->u.kdop = e->u.kdop;
-            return;
-#endif
-#if MBP_WITH_CAPSULE
-        case MBP_SHAPE_CAPSULE:
-            out->u.capsule = e->u.capsule;
-            return;
-#endif
-#if MBP_WITH_RSS
-        case MBP_SHAPE_RSS:
-            out->u.rss = e->u.rss;
-            return;
-#endif
-        default: /* a fast box body: its box */
-            out->kind = MBP_SHAPE_BOX;
-            out->u.box = e->u.box;
-            return;
-        }
-    }
-#endif
-#if MBP_WITH_SPHERES
-    if ((w->flags[i] & MBP__SPHERE) != 0u) {
-        out->kind = MBP_SHAPE_SPHERE;
-        out->u.sphere = w->sphere[i];
-        return;
-    }
-#endif
-    out->kind = MBP_SHAPE_BOX;
-    out->u.box = w->box[i];
-}
-
 static void move_point(mbp_scalar p[MBP_DIM], const mbp_scalar d[MBP_DIM])
 {
     for (int k = 0; k < MBP_DIM; k++) {
@@ -116,7 +63,7 @@ static bool moved_body(mbp_world *w, uint16_t i, const mbp_scalar d[MBP_DIM], mb
                        mbp_aabb *box)
 {
     mbp_aabb bound = w->box[i]; /* read first: box may be w->box[i] (rebuild()) */
-    own_shape(w, i, s);
+    mbp__own_shape(w, i, s);
     if (!move_shape(s, d)) {
         return false;
     }
@@ -134,33 +81,8 @@ static void store_body(mbp_world *w, uint16_t i, const mbp_shape *s, const mbp_a
 {
     (void)s; /* a configuration without shapes or spheres keeps only the box */
 #if MBP__POOL
-    mbp_shape_slot *e = slot_of(w, i);
-    if (e != NULL) {
-        switch (s->kind) {
-#if MBP_WITH_OBB
-        case MBP_SHAPE_OBB:
-            e->u.obb = s->u.obb;
-            break;
-#endif
-#if MBP_WITH_KDOP
-        case MBP_SHAPE_KDOP:
-            e->u.kdop = s->u.kdop;
-            break;
-#endif
-#if MBP_WITH_CAPSULE
-        case MBP_SHAPE_CAPSULE:
-            e->u.capsule = s->u.capsule;
-            break;
-#endif
-#if MBP_WITH_RSS
-        case MBP_SHAPE_RSS:
-            e->u.rss = s->u.rss;
-            break;
-#endif
-        default:
-            e->u.box = s->u.box;
-            break;
-        }
+    if (w->shape_of[i] != 0u) {
+        mbp__slot_store(&w->shapes[w->shape_of[i] - 1u], s);
     }
 #endif
 #if MBP_WITH_SPHERES

@@ -505,23 +505,25 @@ MBP__HOT mbp__volumes volumes_of(const mbp_world *w)
 #if MBP_WITH_SPHERES
     vol.sphere = w->sphere;
 #endif
+#if MBP__POOL
+    vol.shape_of = w->shape_of;
+    vol.shapes = w->shapes;
+#endif
     vol.aabb_only = w->params.aabb_only;
     return vol;
 }
 
+mbp__volumes mbp__world_volumes(const mbp_world *w)
+{
+    return volumes_of(w);
+}
+
 bool mbp__exact(const mbp_world *w, uint16_t a, uint16_t b)
 {
-    /* Two static bodies never pair; then the filters both ways, the boxes, the spheres
-     * (mbp__volumes_meet(), the same test a full frame's sink makes); then shapes and fast
-     * bodies. */
+    /* Two static bodies never pair; then the filters both ways, the boxes, the spheres, the shapes
+     * and fast bodies: the test a full frame's sink makes (mbp__volumes_meet()). */
     mbp__volumes vol = volumes_of(w);
-    uint32_t meets = mbp__volumes_meet(&vol, a, b);
-#if MBP__POOL
-    if (meets == 2u) {
-        return mbp__shape_exact(w, a, b); /* shapes, fast bodies (mbp_shape.c) */
-    }
-#endif
-    return meets != 0u;
+    return mbp__volumes_meet(&vol, a, b);
 }
 
 /* ---- the pair sink the backend reports into (mbp_bp.h, mbp_pairs.c) ---- */
@@ -596,8 +598,8 @@ static void drop_gone(mbp_world *w)
     }
 }
 
-/* The rest: tests again the pairs with a moved body or new (in a full frame, only those the
- * sink left undecided), records begin and end events. Returns the pairs that overlap. A function of its own,
+/* The rest: tests again the pairs with a moved body or new (in a full frame none: the sink
+ * decided each pair it stored), records begin and end events. Returns the pairs that overlap. A function of its own,
  * with no call on its common path: the loop keeps its variables in registers. */
 MBP__LOOP uint32_t test_pairs(mbp_world *w, bool full, bool exact)
 {
@@ -607,7 +609,7 @@ MBP__LOOP uint32_t test_pairs(mbp_world *w, bool full, bool exact)
     const mbp_pair *pairs = ps->pair;
     uint8_t *pflag = ps->flag;
     const uint32_t n = ps->count;
-    /* NEW is a pair flag, DIRTY a body flag: a full frame decided every pair but the NEW ones. */
+    /* NEW is a pair flag, DIRTY a body flag: a full frame's sink decided every pair it stored. */
     const uint32_t test = full ? (uint32_t)MBP__NEW : (uint32_t)(MBP__NEW | MBP__DIRTY);
     uint32_t hits = 0u;
     for (uint32_t k = 0; k < n; k++) {

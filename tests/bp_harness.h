@@ -57,6 +57,10 @@ static mbp__volumes bp_volumes(const bp_h *h)
 #if MBP_WITH_SPHERES
     vol.sphere = NULL; /* no sphere bodies here */
 #endif
+#if MBP__POOL
+    vol.shape_of = NULL; /* nor shape or fast bodies */
+    vol.shapes = NULL;
+#endif
     vol.aabb_only = 0u;
     return vol;
 }

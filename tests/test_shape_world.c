@@ -102,6 +102,48 @@ TEST(shape_bodies_pair_only_where_their_shapes_overlap)
     }
 }
 
+/* A pile of boxes fills the pair set but for a few entries, and a row of parallel capsules adds
+ * more pairs whose boxes overlap but whose capsules do not: such pairs take no room and are not
+ * lost. (Full frames and SAP's rebuild once stored or counted them as candidates: fuzz input
+ * tests/fuzz/corpus/lost-shape-pairs-sap.) */
+TEST(a_nearly_full_pair_set_loses_no_pair_to_shapes_that_do_not_meet)
+{
+    uint32_t m = 2u; /* the largest pile whose pairs fit */
+    while ((m + 1u) * m / 2u <= (uint32_t)MBP_MAX_PAIRS) {
+        m++;
+    }
+    const uint32_t k = 16u; /* capsule i: (4i, 0)-(4i + 16, 16) in eighths, r 1/8: apart, and
+                             * their boxes overlap when |i - j| <= 4: 54 pairs */
+    uint32_t room = (uint32_t)MBP_MAX_PAIRS - m * (m - 1u) / 2u;
+    if (!MBP_WITH_CAPSULE || m + k > MBP_MAX_BODIES || k > MBP_MAX_SHAPES || room >= 54u) {
+        return; /* this configuration cannot hold the scene, or has room for every candidate */
+    }
+    static mbp_body h[MBP_MAX_BODIES];
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        init(diff_backends[bi], false);
+        mbp_aabb pile = box_s(-64, -64, -60, -60).u.box;
+        for (uint32_t i = 0; i < m; i++) {
+            CHECK_ST(mbp_add_box(&test_w, &pile, i, &h[i]), MBP_OK);
+        }
+        for (uint32_t i = 0; i < k; i++) {
+            int32_t x = 4 * (int32_t)i;
+            mbp_shape c = capsule_s(x, 0, x + 16, 16, 1);
+            CHECK_ST(mbp_add_shape(&test_w, &c, m + i, &h[m + i]), MBP_OK);
+        }
+        for (int f = 0; f < 2; f++) {
+            CHECK_ST(mbp_update(&test_w), MBP_OK);
+            const mbp_stats *st = mbp_get_stats(&test_w);
+            CHECK_EQ(st->lost_pairs, 0u);
+            CHECK_EQ(st->pairs, m * (m - 1u) / 2u);
+            for (uint32_t i = 0; i < k; i += 2u) { /* half the row moves; the capsules stay apart */
+                int32_t x = 4 * (int32_t)i + (f == 0 ? 1 : 0);
+                mbp_shape c = capsule_s(x, 1, x + 16, 17, 1);
+                CHECK_ST(mbp_move_shape(&test_w, h[m + i], &c), MBP_OK);
+            }
+        }
+    }
+}
+
 TEST(a_full_shape_pool_refuses_shapes_and_changes_nothing)
 {
     if (!MBP_WITH_CAPSULE) {

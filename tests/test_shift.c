@@ -176,11 +176,15 @@ TEST(shift_origin_refuses_an_offset_that_takes_a_body_out_of_range_and_changes_n
     CHECK_ST(mbp_get_box(&test_w, b, &now), MBP_OK);
     CHECK(same_box(&now, &near));
 #if MBP_SCALAR == MBP_FIXED
-    d[0] = MBP_RANGE + 1; /* beyond the offsets allowed */
+    d[0] = MBP_RANGE + 1; /* beyond the offsets allowed, on both sides */
+    CHECK_ST(mbp_shift_origin(&test_w, d), MBP_E_RANGE);
+    d[0] = -MBP_RANGE - 1;
     CHECK_ST(mbp_shift_origin(&test_w, d), MBP_E_RANGE);
 #else
     volatile float zero = 0.0f;
     d[0] = MBP_RANGE * 2.0f;
+    CHECK_ST(mbp_shift_origin(&test_w, d), MBP_E_RANGE);
+    d[0] = MBP_RANGE * -2.0f;
     CHECK_ST(mbp_shift_origin(&test_w, d), MBP_E_RANGE);
     d[0] = zero / zero; /* NaN */
     CHECK_ST(mbp_shift_origin(&test_w, d), MBP_E_BADBOX);
@@ -189,6 +193,66 @@ TEST(shift_origin_refuses_an_offset_that_takes_a_body_out_of_range_and_changes_n
 #endif
     CHECK_ST(mbp_update(&test_w), MBP_OK);
     CHECK_EQ(test_w.stats.begun + test_w.stats.ended, 0);
+}
+
+/* The grid's origin (and the quadtree's) near an end of the range, shifted past it: it stops at
+ * the range's end, and the grid, holding bodies far from its origin in its border cells, stays
+ * exact. Both ends. */
+TEST(shift_origin_keeps_a_grid_origin_pushed_past_the_range_at_its_end)
+{
+    for (int side = -1; side <= 1; side += 2) {
+        mbp_params p;
+        mbp_params_default(&p);
+        p.backend = MBP_WITH_GRID ? MBP_GRID : MBP_BRUTE;
+        for (int k = 0; k < MBP_DIM; k++) {
+            p.grid_origin[k] = side > 0 ? MBP_RANGE - mbp_from_int(64) : -MBP_RANGE;
+        }
+        CHECK_ST(mbp_init(&test_w, &p), MBP_OK);
+        mbp_aabb a = box2(0, 0, 2, 2), b = box2(1, 1, 3, 3), c = box2(8, 8, 9, 9);
+        mbp_body h;
+        CHECK_ST(mbp_add_box(&test_w, &a, 0u, &h), MBP_OK);
+        CHECK_ST(mbp_add_box(&test_w, &b, 1u, &h), MBP_OK);
+        CHECK_ST(mbp_add_box(&test_w, &c, 2u, &h), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(mbp_pair_count(&test_w), 1u);
+        mbp_scalar d[MBP_DIM] = {0};
+        d[0] = side > 0 ? -mbp_from_int(128) : mbp_from_int(128); /* origin: past the end */
+        CHECK_ST(mbp_shift_origin(&test_w, d), MBP_OK);
+        CHECK(test_w.params.grid_origin[0] == (side > 0 ? MBP_RANGE : -MBP_RANGE));
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(mbp_pair_count(&test_w), 1u);
+        CHECK_EQ(test_w.stats.begun + test_w.stats.ended, 0u);
+    }
+}
+
+/* A slot freed below the highest body (its body removed, the update done) is skipped by the
+ * shift, and the bodies around it keep their pair. Every backend. */
+TEST(shift_origin_skips_a_freed_slot_and_keeps_the_pairs_around_it)
+{
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        mbp_params p;
+        mbp_params_default(&p);
+        p.backend = diff_backends[bi];
+        CHECK_ST(mbp_init(&test_w, &p), MBP_OK);
+        mbp_aabb a = box2(0, 0, 2, 2), b = box2(4, 4, 5, 5), c = box2(1, 1, 3, 3);
+        mbp_body ha, hb, hc;
+        CHECK_ST(mbp_add_box(&test_w, &a, 0u, &ha), MBP_OK);
+        CHECK_ST(mbp_add_box(&test_w, &b, 1u, &hb), MBP_OK);
+        CHECK_ST(mbp_add_box(&test_w, &c, 2u, &hc), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_ST(mbp_remove(&test_w, hb), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK); /* hb's slot is free now, below hc's */
+        mbp_scalar d[MBP_DIM] = {0};
+        d[0] = mbp_from_int(3);
+        CHECK_ST(mbp_shift_origin(&test_w, d), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(mbp_pair_count(&test_w), 1u);
+        CHECK_EQ(test_w.stats.begun + test_w.stats.ended, 0u);
+        CHECK(!mbp_valid(&test_w, hb));
+        mbp_aabb now;
+        CHECK_ST(mbp_get_box(&test_w, hc, &now), MBP_OK);
+        CHECK(now.min[0] == mbp_from_int(-2) && now.max[0] == mbp_from_int(0));
+    }
 }
 
 #if MBP_WITH_HASH

@@ -323,6 +323,53 @@ TEST(sap_jumps_that_exceed_the_swap_budget_end_in_a_rebuild)
     CHECK(test_w.be.sap.rebuilds > rebuilds);
 }
 
+/* An update that moves many bodies (one sort pass) fills the pair set while its held-back jumpers
+ * land: a pile of m bodies holds nearly MBP_MAX_PAIRS pairs and jiggles, and the two farthest of
+ * a row of bodies jump onto it. The jumps lose pairs within the swap budget, so the update
+ * rebuilds, counts exactly what it lost, and recovers once they leave. */
+TEST(sap_jumpers_that_fill_the_pair_set_in_a_sort_pass_rebuild_and_count_the_loss)
+{
+    uint32_t m = 2u; /* the largest pile whose pairs fit */
+    while ((m + 1u) * m / 2u <= (uint32_t)MBP_MAX_PAIRS) {
+        m++;
+    }
+    uint32_t n = TEST_BODIES;
+    if (n < m + 2u * MBP_SAP_JUMP / 2u || m * (m - 1u) / 2u + 2u * m <= (uint32_t)MBP_MAX_PAIRS ||
+        16u * (m + 2u) < 2u * n) {
+        return; /* no room for the pile and a row to jump from, or the jumps would fit */
+    }
+    lat_init(65535u, n, 16, 12, false);
+    for (uint32_t i = 0; i < n; i++) { /* the pile at 0, then the row along axis 0 */
+        for (int k = 0; k < MBP_DIM; k++) {
+            g_x[i][k] = i < m || k != 0 ? 0 : 100 + 16 * (int32_t)(i - m);
+        }
+        lat_move(i);
+    }
+    CHECK_ST(lat_update(), MBP_OK);
+    CHECK(twin_same(false));
+    uint32_t rebuilds = test_w.be.sap.rebuilds;
+    for (uint32_t i = 0; i < m; i++) {
+        g_x[i][0] = 1;
+        lat_move(i);
+    }
+    for (uint32_t i = n - 2u; i < n; i++) {
+        g_x[i][0] = 0;
+        lat_move(i);
+    }
+    CHECK_ST(lat_update(), MBP_E_PAIRS_FULL);
+    const mbp_stats *a = mbp_get_stats(&test_w), *b = mbp_get_stats(&test_w2);
+    CHECK_EQ(a->pairs + a->lost_pairs, b->pairs + b->lost_pairs);
+    CHECK_EQ(a->pairs + a->lost_pairs, (m + 2u) * (m + 1u) / 2u);
+    CHECK(test_w.be.sap.jumps_last > 0u);
+    CHECK(test_w.be.sap.rebuilds > rebuilds);
+    for (uint32_t i = n - 2u; i < n; i++) {
+        g_x[i][0] = 100 + 16 * (int32_t)(i - m);
+        lat_move(i);
+    }
+    CHECK_ST(lat_update(), MBP_OK);
+    CHECK(twin_same(false));
+}
+
 /* The switch point: body 0 of a row (one body every 16 quarter units on axis 0, in order) moves
  * onto body m + 1. Its min lies beyond the next 2m + 1 endpoints of axis 0 (its own max, bodies
  * 1 to m): sorted into place below MBP_SAP_JUMP, a jump from there on; the same pairs either

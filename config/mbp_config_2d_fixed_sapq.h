@@ -7,9 +7,5 @@
 #define MBP_WITH_OBB 1
 #define MBP_WITH_KDOP 1
 #define MBP_WITH_CAPSULE 1
-/* The RSS on the host only, for now: its shape tests fault on the M4 under QEMU (not yet
- * understood; the next session's to find). */
-#if !defined(__arm__)
 #define MBP_WITH_RSS 1
-#endif
 #define MBP_WITH_FAST 1

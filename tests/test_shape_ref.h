@@ -378,10 +378,15 @@ static inline void ref_gilbert(const ref_shape *a, const ref_shape *b, double *v
 }
 
 /* An RSS's distance from x to its rectangle: x's coordinates t in the rows (solved), the
- * rectangle's point with t0, t1 clamped, and the distance to it in world units. */
+ * rectangle's point with t0, t1 clamped, and the distance to it in world units. In 2D the
+ * rectangle has an inside: there the distance is signed, minus the depth to its nearest edge (in
+ * its own coordinates, as an oriented box's), so that a rectangle of radius 0 is not flat and a
+ * point deep in it counts as inside by a margin. (Without the sign, ref_common() never found a
+ * common point with such an RSS, and the tests' cases left undecided failed them on the QEMU
+ * machines' 16 cases, where the host's 300 hid them.) */
 static inline double ref_rss_dist(const ref_shape *r, const double *x)
 {
-    double q[3] = {0, 0, 0}, d2 = 0;
+    double q[3] = {0, 0, 0}, d2 = 0, depth = 1e300;
     for (int k = 0; k < RD; k++) {
         q[k] = r->c[k];
     }
@@ -390,6 +395,8 @@ static inline double ref_rss_dist(const ref_shape *r, const double *x)
         for (int k = 0; k < RD; k++) {
             t += r->inv[i][k] * (x[k] - r->c[k]);
         }
+        double in = r->h[i] - ref_abs(t);
+        depth = in < depth ? in : depth;
         t = t < -r->h[i] ? -r->h[i] : (t > r->h[i] ? r->h[i] : t);
         for (int k = 0; k < RD; k++) {
             q[k] += t * r->u[i][k];
@@ -398,7 +405,7 @@ static inline double ref_rss_dist(const ref_shape *r, const double *x)
     for (int k = 0; k < RD; k++) {
         d2 += (x[k] - q[k]) * (x[k] - q[k]);
     }
-    return ref_sqrt(d2);
+    return RD == 2 && depth > 0 ? -depth : ref_sqrt(d2);
 }
 
 /* x inside the shape with a margin: eps > 0 lets points up to about eps outside in, eps < 0

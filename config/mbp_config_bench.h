@@ -13,4 +13,5 @@
 #define MBP_MAX_PAIRS (8 * BENCH_N)
 /* Grid-type backends: room for every body to cover 8 cells (the default is 4). */
 #define MBP_GRID_MAX_ENTRIES (8 * BENCH_N)
-#define MBP_QUADTREE_NODES (4 * BENCH_N)
+/* The quadtree: 4 nodes a body, within the pool's limit (the replay holds 16384 bodies). */
+#define MBP_QUADTREE_NODES (4 * BENCH_N <= 65534 ? 4 * BENCH_N : 65534)

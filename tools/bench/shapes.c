@@ -16,10 +16,10 @@
 #define SHAPES_CONFIG "?"
 #endif
 #define PAIRS 64u
-#define KINDS 5
+#define KINDS 6
 
 static mbp_shape g_a[PAIRS], g_b[PAIRS];
-static const char *const k_name[KINDS + 1] = {"", "box", "sphere", "obb", "kdop", "capsule"};
+static const char *const k_name[KINDS + 1] = {"", "box", "sphere", "obb", "kdop", "capsule", "rss"};
 
 static void put(const char *s)
 {
@@ -146,6 +146,15 @@ static void make(uint32_t *s, int kind, const int32_t *at, mbp_shape *out)
 #endif
         break;
     }
+    case MBP_SHAPE_RSS: /* sizes like the oriented box's, the radius like the capsule's */
+        for (int k = 0; k < MBP_DIM; k++) {
+            out->u.rss.c[k] = e8(c[k]);
+        }
+        out->u.rss.h[0] = e8(between(s, 2, 24));
+        out->u.rss.h[1] = e8(between(s, 2, 24));
+        out->u.rss.r = e8(between(s, 1, 16));
+        rotation(s, out->u.rss.rot);
+        break;
     default:
         for (int k = 0; k < MBP_DIM; k++) {
             out->u.capsule.a[k] = e8(c[k]);
@@ -159,7 +168,7 @@ static void make(uint32_t *s, int kind, const int32_t *at, mbp_shape *out)
 static bool on(int kind)
 {
     return (kind != MBP_SHAPE_OBB || MBP_WITH_OBB) && (kind != MBP_SHAPE_KDOP || MBP_WITH_KDOP) &&
-           (kind != MBP_SHAPE_CAPSULE || MBP_WITH_CAPSULE);
+           (kind != MBP_SHAPE_CAPSULE || MBP_WITH_CAPSULE) && (kind != MBP_SHAPE_RSS || MBP_WITH_RSS);
 }
 
 int main(void)

@@ -31,13 +31,17 @@ for r in $runs; do
         tr -d '\r' | grep -E '^(SHAPE|AABB),' | sed "s/^/$t,/" >>"$rows"
 done
 
-off="-DMBP_WITH_OBB=0 -DMBP_WITH_KDOP=0 -DMBP_WITH_CAPSULE=0 -DMBP_WITH_FAST=0"
+# MBP_WITH_RSS needs MBP_WITH_OBB and MBP_WITH_CAPSULE (lib/mbp_config.h), so its cost is the
+# build with all three on minus the build with those two on (obbcap).
+off="-DMBP_WITH_OBB=0 -DMBP_WITH_KDOP=0 -DMBP_WITH_CAPSULE=0 -DMBP_WITH_FAST=0 -DMBP_WITH_RSS=0"
 variants="none|$off
-obb|-DMBP_WITH_OBB=1 -DMBP_WITH_KDOP=0 -DMBP_WITH_CAPSULE=0 -DMBP_WITH_FAST=0
-kdop|-DMBP_WITH_OBB=0 -DMBP_WITH_KDOP=1 -DMBP_WITH_CAPSULE=0 -DMBP_WITH_FAST=0
-capsule|-DMBP_WITH_OBB=0 -DMBP_WITH_KDOP=0 -DMBP_WITH_CAPSULE=1 -DMBP_WITH_FAST=0
-fast|-DMBP_WITH_OBB=0 -DMBP_WITH_KDOP=0 -DMBP_WITH_CAPSULE=0 -DMBP_WITH_FAST=1
-all|"
+obb|-DMBP_WITH_OBB=1 -DMBP_WITH_KDOP=0 -DMBP_WITH_CAPSULE=0 -DMBP_WITH_FAST=0 -DMBP_WITH_RSS=0
+kdop|-DMBP_WITH_OBB=0 -DMBP_WITH_KDOP=1 -DMBP_WITH_CAPSULE=0 -DMBP_WITH_FAST=0 -DMBP_WITH_RSS=0
+capsule|-DMBP_WITH_OBB=0 -DMBP_WITH_KDOP=0 -DMBP_WITH_CAPSULE=1 -DMBP_WITH_FAST=0 -DMBP_WITH_RSS=0
+fast|-DMBP_WITH_OBB=0 -DMBP_WITH_KDOP=0 -DMBP_WITH_CAPSULE=0 -DMBP_WITH_FAST=1 -DMBP_WITH_RSS=0
+obbcap|-DMBP_WITH_OBB=1 -DMBP_WITH_KDOP=0 -DMBP_WITH_CAPSULE=1 -DMBP_WITH_FAST=0 -DMBP_WITH_RSS=0
+rss|-DMBP_WITH_OBB=1 -DMBP_WITH_KDOP=0 -DMBP_WITH_CAPSULE=1 -DMBP_WITH_FAST=0 -DMBP_WITH_RSS=1
+all|-DMBP_WITH_OBB=1 -DMBP_WITH_KDOP=1 -DMBP_WITH_CAPSULE=1 -DMBP_WITH_FAST=1 -DMBP_WITH_RSS=1"
 sizes="microbit:m0 mps2-an386:2d_float mps2-an386:3d_float"
 for r in $sizes; do
     t=${r%%:*} c=${r##*:}
@@ -103,7 +107,7 @@ tables=$out/tables.md
     printf '|---|'
     for r in $runs; do printf -- '---:|'; done
     echo
-    for k in box sphere obb kdop capsule; do
+    for k in box sphere obb kdop capsule rss; do
         printf '| %s |' "$k"
         for r in $runs; do
             t=${r%%:*} c=${r##*:}
@@ -114,7 +118,8 @@ tables=$out/tables.md
     done
     echo
     echo "Flash and RAM of each option (bytes; \`tools/bench/shapes_probe.c\`, a world with one body of"
-    echo "each kind compiled in, -Os, --gc-sections; each figure minus the build with all four off; RAM"
+    echo "each kind compiled in, -Os, --gc-sections; each figure minus the build with all five off, but"
+    echo "MBP_WITH_RSS's minus the build with MBP_WITH_OBB and MBP_WITH_CAPSULE on, which it needs; RAM"
     echo "is the world, for the configuration's capacity: m0 24 bodies and 6 shapes, 2d/3d_float 256"
     echo "bodies and 64 shapes):"
     echo
@@ -124,16 +129,17 @@ tables=$out/tables.md
     printf '|---|'
     for r in $sizes; do printf -- '---:|---:|'; done
     echo
-    for v in obb kdop capsule fast all; do
+    for v in obb kdop capsule rss fast all; do
+        base=none
         case $v in
         obb) name="MBP_WITH_OBB" ;; kdop) name="MBP_WITH_KDOP" ;; capsule) name="MBP_WITH_CAPSULE" ;;
-        fast) name="MBP_WITH_FAST" ;; all) name="all four" ;;
+        rss) name="MBP_WITH_RSS" base=obbcap ;; fast) name="MBP_WITH_FAST" ;; all) name="all five" ;;
         esac
         printf '| %s |' "$name"
         for r in $sizes; do
             t=${r%%:*} c=${r##*:}
-            awk -F, -v t="$t" -v c="$c" -v v="$v" '
-                $1 == "SIZE" && $2 == t && $3 == c && $4 == "none" { f0 = $5; r0 = $6 }
+            awk -F, -v t="$t" -v c="$c" -v v="$v" -v base="$base" '
+                $1 == "SIZE" && $2 == t && $3 == c && $4 == base { f0 = $5; r0 = $6 }
                 $1 == "SIZE" && $2 == t && $3 == c && $4 == v { f = $5; r = $6 }
                 END { if (f == "" || f0 == "") printf " - | - |"; else printf " %d | %d |", f - f0, r - r0 }' "$rows"
         done

@@ -2,8 +2,8 @@
 /* shapes_probe.c: the firmware make bench-shapes links to measure what each shape option costs
  * (tools/bench/shapes.sh): a world with a box and one body of each shape kind compiled in (and a
  * fast body with MBP_WITH_FAST), one update, its pairs. Linked with --gc-sections and built once
- * per combination of MBP_WITH_OBB, _KDOP, _CAPSULE, _FAST; the differences in flash (text +
- * data) and RAM (the world, in .bss) are each option's cost. Never run: it only has to link. */
+ * per combination of MBP_WITH_OBB, _KDOP, _CAPSULE, _RSS, _FAST; the differences in flash (text
+ * + data) and RAM (the world, in .bss) are each option's cost. Never run: it only has to link. */
 #include "mbp.h"
 #include "mbp_port.h"
 
@@ -62,6 +62,20 @@ int main(void)
     }
     s.u.capsule.r = e8(1);
     n += mbp_add_shape(&probe_world, &s, 4u, &h) == MBP_OK ? 1u : 0u;
+    (void)mbp_move_shape(&probe_world, h, &s);
+#endif
+#if MBP_WITH_RSS
+    s.kind = MBP_SHAPE_RSS;
+    for (int k = 0; k < MBP_DIM; k++) {
+        s.u.rss.c[k] = e8(-4);
+        for (int j = 0; j < MBP_DIM; j++) {
+            s.u.rss.rot[k][j] = k == j ? MBP_UNIT_ONE : (mbp_unit)0;
+        }
+    }
+    s.u.rss.h[0] = e8(2);
+    s.u.rss.h[1] = e8(1);
+    s.u.rss.r = e8(1);
+    n += mbp_add_shape(&probe_world, &s, 5u, &h) == MBP_OK ? 1u : 0u;
     (void)mbp_move_shape(&probe_world, h, &s);
 #endif
     (void)mbp_update(&probe_world);

@@ -344,8 +344,13 @@ TEST(rss_boxes_are_the_rectangle_widened_by_the_radius)
     mbp_shape_aabb(&s, &b);
     CHECK(b.min[0] == e8(10) && b.max[0] == e8(22) && b.min[1] == e8(-6) && b.max[1] == e8(22));
     s.u.rss.c[0] = MBP_RANGE - e8(4); /* the radius past the range's end: clamped */
+    CHECK_ST(mbp_shape_check(&s), MBP_OK);
     mbp_shape_aabb(&s, &b);
-    CHECK(b.max[0] == MBP_RANGE);
+    CHECK(b.max[0] == MBP_RANGE && b.min[0] == MBP_RANGE - e8(10));
+    s.u.rss.c[0] = -MBP_RANGE + e8(4); /* and past the other end */
+    CHECK_ST(mbp_shape_check(&s), MBP_OK);
+    mbp_shape_aabb(&s, &b);
+    CHECK(b.min[0] == -MBP_RANGE && b.max[0] == -MBP_RANGE + e8(10));
 #endif
 }
 

@@ -129,8 +129,8 @@ mbp_status mbp__backend_add(mbp_world *w, uint16_t i)
     }
 }
 
-/* Called only for the backends mbp__backend_wants_moves() names: the grid, the hash, the
- * quadtree and, as the default, the hgrid. */
+/* Called only for the backends mbp__backend_wants_moves() names: the grid, the hash and, as the
+ * default, the hgrid. */
 mbp_status mbp__backend_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
 {
     switch (w->params.backend) {
@@ -142,10 +142,6 @@ mbp_status mbp__backend_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
 #endif
 #if MBP_WITH_GRID || MBP_WITH_HASH
         return mbp__cells_move(&w->be.grid, i, old, &w->box[i]);
-#endif
-#if MBP_WITH_QUADTREE
-    case MBP_QUADTREE:
-        return mbp__quadtree_move(&w->be.quadtree, i, old, &w->box[i]);
 #endif
     default:
 #if MBP_WITH_HGRID

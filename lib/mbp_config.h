@@ -357,8 +357,8 @@
 #endif
 /* Quadtree (octree) only: the node pool, 18 (2D) or 28 (3D) bytes a node. A body needs the
  * nodes of the path from the root to its node; bodies close together share them. When the pool
- * cannot supply a path, add and move return MBP_E_NOROOM (nothing is dropped). Default: 2 per
- * body (at most 65534). */
+ * runs short, a body lives in the deepest node of its path the pool could supply (pairs stay
+ * exact, walks meet more bodies): nothing fails. Default: 2 per body (at most 65534). */
 #ifndef MBP_QUADTREE_NODES
 #define MBP_QUADTREE_NODES (2 * MBP_MAX_BODIES <= 65534 ? 2 * MBP_MAX_BODIES : 65534)
 #endif

@@ -77,7 +77,8 @@ mbp_status mbp__backend_move(mbp_world *w, uint16_t i, const mbp_aabb *old);
 MBP__HOT bool mbp__backend_wants_moves(const mbp_world *w)
 {
     mbp_backend b = w->params.backend;
-    return !(b == MBP_BRUTE || b == MBP_SWEEP || b == MBP_SAP || b == MBP_TREE);
+    return !(b == MBP_BRUTE || b == MBP_SWEEP || b == MBP_SAP || b == MBP_TREE ||
+             b == MBP_QUADTREE);
 }
 /* True for a backend whose candidates are exactly the pairs whose stored boxes overlap (SAP on
  * exact values keeps that invariant at every swap): the core then skips the box test of pairs of

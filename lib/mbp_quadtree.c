@@ -13,25 +13,47 @@
  *
  * Nodes come from a fixed pool (MBP_QUADTREE_NODES) and are taken when a body needs them (the
  * path from the root to its node) and given back as soon as they hold no body and no child. When
- * the pool cannot supply a path, add and move return MBP_E_NOROOM and change nothing (the world
- * then keeps the old box): no body is ever dropped. Moves relink the body at once (mbp_bp.h's
- * move hook) when its node changes, which most small steps do not.
+ * the pool runs short, a body lives in the deepest node of its path that the pool could supply:
+ * an ancestor of its own node, whose cell holds its centre and whose edge exceeds its size, so the
+ * loose bound still holds and pairs stay exact (only walks meet more bodies). Nothing fails and no
+ * body is dropped; it goes deeper when it next moves and the pool has room.
  *
- * Pairs: every update is a full frame (mbp__sink_full_frame(out, false)): every overlapping pair
- * is reported anew, not only the moved bodies' (the incremental form is left for later). For
- * each body b, a walk from the root goes down into every node whose search box (its cell grown by
- * E on every side, which holds its loose box with room for rounding, and holds its children's)
- * meets b's box: b's ancestors, the descendants of its node, and the neighbours' subtrees whose
- * loose boxes reach into b's (these are not on b's up and down chain, and a loose tree needs
- * them). Bodies in nodes deeper than b's are tested against b, and in nodes as deep as b's only
- * those of a higher index; shallower ones find b themselves. So each pair is tested once.
+ * Bodies are placed at the update, not at add or move (there is no move hook): between updates
+ * the tree holds every body where its box of the last update (rec[]) puts it, and a body added
+ * since is not in it yet.
+ *
+ * Pairs, incremental (mbp__sink_begin / mbp__sink_end): the candidates are the pairs whose boxes
+ * overlap, as of the update where one of the two last moved. The pairs stored from a full frame
+ * (those that overlap exactly) are a subset of these, which is enough: an update begins every
+ * pair whose boxes meet for each body that moved, so a pair a full frame left out (filters, exact
+ * volumes) is begun as soon as either body moves, refiltering included. Only the bodies of the
+ * view's moved list (added ones included) are looked at, one at a time. For moved body b, a walk
+ * from the root meets every body c of the tree whose box rec[c] meets b's old box (rec[b]) or its
+ * new one (one walk with their union, or two when b jumped): the pair begins when rec[c] meets b's
+ * new box, and ends when it met the old one and does not meet the new one. Then rec[b] becomes
+ * the new box and b is relinked if its node changed. Each step keeps "every stored candidate's
+ * boxes (rec[]) overlap", whatever the order of the bodies, so when the last one is done every
+ * candidate overlaps as of this update and every overlapping pair with a moved body was begun.
+ * A new body (not in the tree) has no old box: it only begins pairs, and is linked after.
+ *
+ * Full frame (mbp__sink_full_frame(out, false)) when over half the live bodies moved (their walks
+ * would cost more), when the last update could not store every pair
+ * (mbp__sink_overflowed()), or when this one filled the pair set with candidates (those begun in
+ * it are dropped first, mbp__sink_drop_new(), so that no pair brute force keeps is lost to
+ * candidates that do not overlap exactly). The moved bodies are placed first, then every body
+ * walks from the root into every node whose search box (its cell grown by E on every side, which
+ * holds its loose box with room for rounding, and holds its children's) meets its box: its
+ * ancestors, the descendants of its node, and the neighbours' subtrees whose loose boxes reach
+ * into its box. Bodies in nodes deeper than b's are tested against b, and in nodes as deep as b's
+ * only those of a higher index; shallower ones find b themselves. So each pair is tested once.
  *
  * No recursion and no stack: a walk goes from a node to its first child that meets the box, else
  * up to the next sibling that does, using the parent links; it holds one node index.
  * Offsets from the world's min corner are exact in fixed point (int64) and, in float, rounded
  * monotonically, which the extra E/2 of the search box absorbs.
  *
- * Cost per update: about n walks of O(depth + nodes met); queries one walk. RAM: mbp_quadtree.h.
+ * Cost per update: one or two walks of O(depth + nodes met) per moved body, a full frame n walks;
+ * queries one walk. RAM: mbp_quadtree.h.
  */
 #include "mbp_bp.h"
 
@@ -55,11 +77,7 @@ MBP__HOT qt_wide edge_at(const mbp_quadtree_state *s, uint32_t d)
 #if MBP_SCALAR == MBP_FIXED
     return (qt_wide)s->cell << (s->depth - d);
 #else
-    qt_wide e = s->cell;
-    for (uint32_t l = d; l < s->depth; l++) {
-        e *= 2;
-    }
-    return e;
+    return s->edge[d];
 #endif
 }
 
@@ -112,45 +130,39 @@ MBP__HOT uint32_t slot_of(const uint16_t *cell)
     return j;
 }
 
-/* The node at place p, taking the missing nodes of its path from the pool; MBP_E_NOROOM (and no
- * node taken) when the pool has too few. */
-static mbp_status node_for(mbp_quadtree_state *s, const place *p, uint16_t *out)
+/* The node at place p, taking the missing nodes of its path from the pool; when the pool runs
+ * short, the deepest node of the path it could supply (the root at least). */
+static uint16_t node_for(mbp_quadtree_state *s, const place *p)
 {
     uint16_t n = 0u;
-    uint32_t l = 1u;
     uint16_t c[MBP_DIM];
-    for (; l <= p->depth; l++) {
+    for (uint32_t l = 1u; l <= p->depth; l++) {
         for (int k = 0; k < MBP_DIM; k++) {
             c[k] = (uint16_t)(p->cell[k] >> (p->depth - l));
         }
-        uint16_t kid = s->node[n].kid[slot_of(c)];
-        if (kid == MBP__QT_NULL) {
-            break;
+        uint16_t m = s->node[n].kid[slot_of(c)];
+        if (m == MBP__QT_NULL) {
+            if (s->used >= s->cap) {
+                break; /* the pool is short: n, an ancestor of p, holds the body */
+            }
+            m = s->free_head;
+            mbp_qt_node *nd = &s->node[m];
+            s->free_head = nd->parent;
+            s->used++;
+            for (int k = 0; k < MBP_DIM; k++) {
+                nd->cell[k] = c[k];
+            }
+            for (uint32_t j = 0; j < (uint32_t)MBP__QT_KIDS; j++) {
+                nd->kid[j] = MBP__QT_NULL;
+            }
+            nd->parent = n;
+            nd->head = MBP__QT_NULL;
+            nd->depth = (uint8_t)l;
+            s->node[n].kid[slot_of(c)] = m;
         }
-        n = kid;
-    }
-    if (p->depth + 1u - l > (uint32_t)(s->cap - s->used)) {
-        return MBP_E_NOROOM;
-    }
-    for (; l <= p->depth; l++) {
-        uint16_t m = s->free_head;
-        mbp_qt_node *nd = &s->node[m];
-        s->free_head = nd->parent;
-        s->used++;
-        for (int k = 0; k < MBP_DIM; k++) {
-            nd->cell[k] = (uint16_t)(p->cell[k] >> (p->depth - l));
-        }
-        for (uint32_t j = 0; j < (uint32_t)MBP__QT_KIDS; j++) {
-            nd->kid[j] = MBP__QT_NULL;
-        }
-        nd->parent = n;
-        nd->head = MBP__QT_NULL;
-        nd->depth = (uint8_t)l;
-        s->node[n].kid[slot_of(nd->cell)] = m;
         n = m;
     }
-    *out = n;
-    return MBP_OK;
+    return n;
 }
 
 static void link_body(mbp_quadtree_state *s, uint16_t i, uint16_t n)
@@ -255,12 +267,11 @@ MBP__HOT void offsets(const mbp_quadtree_state *s, const mbp_aabb *b, qt_wide *l
 
 /* Reports the pairs of body b with the bodies of nodes deeper than its own, and of nodes as deep
  * with a higher index; returns the box tests made. */
-MBP__LOOP uint32_t pairs_of(const mbp_quadtree_state *s, const mbp__bodies *v, mbp__sink *out,
-                            uint16_t b)
+MBP__LOOP uint32_t pairs_of(const mbp_quadtree_state *s, mbp__sink *out, uint16_t b)
 {
     uint32_t tests = 0u;
     qt_wide lo[MBP_DIM], hi[MBP_DIM];
-    const mbp_aabb *bb = &v->box[b];
+    const mbp_aabb *bb = &s->rec[b];
     uint8_t depth = s->node[s->of[b]].depth;
     offsets(s, bb, lo, hi);
     for (uint16_t n = 0u; n != MBP__QT_NULL; n = walk_next(s, n, lo, hi)) {
@@ -271,7 +282,7 @@ MBP__LOOP uint32_t pairs_of(const mbp_quadtree_state *s, const mbp__bodies *v, m
         for (uint16_t c = s->node[n].head; c != MBP__QT_NULL; c = s->next[c]) {
             if (d > depth || c > b) {
                 tests++;
-                if (mbp__boxes_meet(bb, &v->box[c])) {
+                if (mbp__boxes_meet(bb, &s->rec[c])) {
                     mbp__sink_begin(out, b, c);
                 }
             }
@@ -297,6 +308,11 @@ mbp_status mbp__quadtree_init(mbp_quadtree_state *s, const mbp_params *p)
         return MBP_E_PARAM;
     }
     s->inv = 1.0f / p->quadtree_cell;
+    qt_wide e = p->quadtree_cell;
+    for (uint32_t d = p->quadtree_depth + 1u; d-- > 0u;) {
+        s->edge[d] = e;
+        e *= 2;
+    }
 #endif
     for (int k = 0; k < MBP_DIM; k++) {
         if (!mbp_in_range(p->quadtree_origin[k])) {
@@ -325,55 +341,140 @@ mbp_status mbp__quadtree_init(mbp_quadtree_state *s, const mbp_params *p)
     return MBP_OK;
 }
 
+/* Bodies are placed at the update (the top comment): a new body waits outside the tree. */
 mbp_status mbp__quadtree_add(mbp_quadtree_state *s, uint16_t i, const mbp_aabb *box)
 {
-    place p = place_of(s, box);
-    uint16_t n;
-    mbp_status st = node_for(s, &p, &n);
-    if (st == MBP_OK) {
-        link_body(s, i, n);
-    }
-    return st;
-}
-
-mbp_status mbp__quadtree_move(mbp_quadtree_state *s, uint16_t i, const mbp_aabb *old,
-                              const mbp_aabb *box)
-{
-    (void)old;
-    place p = place_of(s, box);
-    const mbp_qt_node *nd = &s->node[s->of[i]];
-    bool same = nd->depth == p.depth;
-    for (int k = 0; k < MBP_DIM; k++) {
-        same = same && nd->cell[k] == p.cell[k];
-    }
-    if (same) {
-        return MBP_OK;
-    }
-    uint16_t n;
-    mbp_status st = node_for(s, &p, &n);
-    if (st == MBP_OK) {
-        /* Linked into the new node before the old one is pruned: the new one may be the old
-         * one's ancestor, with nothing else in it. */
-        uint16_t from = unlink_body(s, i);
-        link_body(s, i, n);
-        prune(s, from);
-    }
-    return st;
+    (void)box;
+    s->of[i] = MBP__QT_NULL;
+    return MBP_OK;
 }
 
 void mbp__quadtree_remove(mbp_quadtree_state *s, uint16_t i, const mbp_aabb *last)
 {
     (void)last;
-    prune(s, unlink_body(s, i));
+    if (s->of[i] != MBP__QT_NULL) { /* else added and removed since the last update */
+        prune(s, unlink_body(s, i));
+    }
+}
+
+/* Body i (live) placed at its box of this update: rec[i] and its node, relinked if it changed. */
+static void place_body(mbp_quadtree_state *s, const mbp__bodies *v, uint16_t i)
+{
+    s->rec[i] = v->box[i];
+    place p = place_of(s, &s->rec[i]);
+    uint16_t from = s->of[i];
+    if (from != MBP__QT_NULL) {
+        const mbp_qt_node *nd = &s->node[from];
+        bool same = nd->depth == p.depth;
+        for (int k = 0; k < MBP_DIM; k++) {
+            same = same && nd->cell[k] == p.cell[k];
+        }
+        if (same) {
+            return;
+        }
+    }
+    /* Linked into the new node before the old one is pruned: the new one may be the old one's
+     * ancestor, with nothing else in it. */
+    uint16_t n = node_for(s, &p);
+    if (from != MBP__QT_NULL) {
+        (void)unlink_body(s, i);
+    }
+    link_body(s, i, n);
+    if (from != MBP__QT_NULL && from != n) {
+        prune(s, from);
+    }
+}
+
+/* One walk of moved body b over the region lo..hi: begins its pairs with the bodies whose boxes
+ * meet its new box, ends those that met its old box (when it had one) and no longer do. It
+ * handles the bodies whose box met b's old one when olds, and those that meet only its new one
+ * when news (the top comment). Returns the bodies looked at; sets *full, and begins nothing
+ * more, once the pair set is full. */
+MBP__LOOP uint32_t step_walk(const mbp_quadtree_state *s, const mbp__bodies *v, mbp__sink *out,
+                             uint16_t b, const qt_wide *lo, const qt_wide *hi, bool olds,
+                             bool news, bool *full)
+{
+    uint32_t tests = 0u;
+    const mbp_aabb *nb = &v->box[b];
+    const mbp_aabb *ob = &s->rec[b];
+    bool had = s->of[b] != MBP__QT_NULL;
+    for (uint16_t n = 0u; n != MBP__QT_NULL; n = walk_next(s, n, lo, hi)) {
+        for (uint16_t c = s->node[n].head; c != MBP__QT_NULL; c = s->next[c]) {
+            if (c == b) {
+                continue;
+            }
+            tests++;
+            bool was = had && mbp__boxes_meet(ob, &s->rec[c]);
+            bool now = mbp__boxes_meet(nb, &s->rec[c]);
+            bool take = was ? olds : (now && news);
+            if (!take) {
+                continue;
+            }
+            if (now) {
+                if (mbp__sink_count(out) >= (uint32_t)MBP_MAX_PAIRS) {
+                    *full = true;
+                } else {
+                    mbp__sink_begin(out, b, c);
+                }
+            } else {
+                mbp__sink_end(out, b, c);
+            }
+        }
+    }
+    return tests;
+}
+
+/* Moved (or new) body b's pairs, then its place (the top comment); returns the bodies looked at.
+ * Once the pair set is full (*full), only places the body. */
+static uint32_t step_body(mbp_quadtree_state *s, const mbp__bodies *v, mbp__sink *out, uint16_t b,
+                          bool *full)
+{
+    qt_wide lo[MBP_DIM], hi[MBP_DIM];
+    uint32_t tests;
+    offsets(s, &v->box[b], lo, hi);
+    if (*full) {
+        tests = 0u;
+    } else if (s->of[b] == MBP__QT_NULL) {
+        tests = step_walk(s, v, out, b, lo, hi, false, true, full);
+    } else if (mbp__boxes_meet(&s->rec[b], &v->box[b])) {
+        qt_wide olo[MBP_DIM], ohi[MBP_DIM];
+        offsets(s, &s->rec[b], olo, ohi);
+        for (int k = 0; k < MBP_DIM; k++) {
+            lo[k] = olo[k] < lo[k] ? olo[k] : lo[k];
+            hi[k] = ohi[k] > hi[k] ? ohi[k] : hi[k];
+        }
+        tests = step_walk(s, v, out, b, lo, hi, true, true, full);
+    } else { /* a jump: the old region, then the new */
+        qt_wide olo[MBP_DIM], ohi[MBP_DIM];
+        offsets(s, &s->rec[b], olo, ohi);
+        tests = step_walk(s, v, out, b, olo, ohi, true, false, full);
+        tests += step_walk(s, v, out, b, lo, hi, false, true, full);
+    }
+    place_body(s, v, b);
+    return tests;
 }
 
 mbp_status mbp__quadtree_update(mbp_quadtree_state *s, const mbp__bodies *v, mbp__sink *out)
 {
     uint32_t tests = 0u;
-    mbp__sink_full_frame(out, false);
-    for (uint16_t b = 0u; b < v->high; b++) {
-        if (s->of[b] != MBP__QT_NULL) { /* in the tree: live (removed bodies leave at once) */
-            tests += pairs_of(s, v, out, b);
+    /* A full frame when candidates were lost, or when most bodies moved: their walks would cost
+     * more than one walk of every body, each pair tested once. */
+    bool full = mbp__sink_overflowed(out) || v->moved_count > (uint32_t)v->live / 2u;
+    for (uint32_t d = 0; d < v->moved_count; d++) {
+        if (mbp__in(v, v->moved[d])) {
+            tests += step_body(s, v, out, v->moved[d], &full);
+        }
+    }
+    if (full) {
+        /* Every body's pairs anew, only those that overlap stored, as brute force would: the
+         * candidates begun above (if the set filled up) are dropped first, so no pair that brute
+         * force keeps is lost to candidates that do not overlap exactly. */
+        mbp__sink_drop_new(out);
+        mbp__sink_full_frame(out, false);
+        for (uint16_t b = 0u; b < v->high; b++) {
+            if (s->of[b] != MBP__QT_NULL) { /* in the tree: live (removed bodies leave at once) */
+                tests += pairs_of(s, out, b);
+            }
         }
     }
     out->tests = tests;
@@ -383,11 +484,12 @@ mbp_status mbp__quadtree_update(mbp_quadtree_state *s, const mbp__bodies *v, mbp
 void mbp__quadtree_query(const mbp_quadtree_state *s, const mbp__bodies *v, const mbp_aabb *box,
                          mbp__visit_fn fn, void *ctx)
 {
+    (void)v; /* the tree's boxes are those of the last update (rec[]) */
     qt_wide lo[MBP_DIM], hi[MBP_DIM];
     offsets(s, box, lo, hi);
     for (uint16_t n = 0u; n != MBP__QT_NULL; n = walk_next(s, n, lo, hi)) {
         for (uint16_t c = s->node[n].head; c != MBP__QT_NULL; c = s->next[c]) {
-            if (mbp__boxes_meet(&v->box[c], box)) {
+            if (mbp__boxes_meet(&s->rec[c], box)) {
                 fn(ctx, c);
             }
         }

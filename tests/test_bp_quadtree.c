@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* test_bp_quadtree.c: the loose quadtree (octree) as a data structure (mbp_bp.h), without a
  * world: its pairs are exactly the overlapping ones in worlds that hold the bodies, that miss
- * them, or that are much finer than them; its nodes are taken and given back; a full pool refuses
- * and changes nothing. */
+ * them, or that are much finer than them, in incremental frames (few movers, teleports, removes)
+ * and after an overflow; its nodes are taken and given back; a short pool keeps bodies higher up
+ * and pairs exact. */
 #include "test_util.h"
 
 #if MBP_WITH_QUADTREE
 static mbp_quadtree_state g_qt;
 #define BP_ADD(i, box) mbp__quadtree_add(&g_qt, i, box)
-#define BP_MOVE(i, old, box) mbp__quadtree_move(&g_qt, i, old, box)
+#define BP_MOVE(i, old, box) MBP_OK /* no move hook: bodies are placed at the update */
 #define BP_REMOVE(i, last) mbp__quadtree_remove(&g_qt, i, last)
 #define BP_UPDATE(v, out) mbp__quadtree_update(&g_qt, v, out)
 #define BP_QUERY(v, box, fn, c) mbp__quadtree_query(&g_qt, v, box, fn, c)
@@ -135,11 +136,12 @@ TEST(bp_quadtree_puts_a_small_body_deepest_and_a_large_or_outside_one_in_the_roo
     CHECK_ST(bp_add(&g_bp, 0, &small), MBP_OK);
     CHECK_ST(bp_add(&g_bp, 1, &large), MBP_OK);
     CHECK_ST(bp_add(&g_bp, 2, &out), MBP_OK);
+    CHECK_EQ(g_qt.of[0], MBP__QT_NULL); /* placed at the update */
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
     CHECK_EQ(g_qt.node[g_qt.of[0]].depth, 4);
     CHECK_EQ(g_qt.of[1], 0);
     CHECK_EQ(g_qt.of[2], 0);
     CHECK_EQ(g_qt.used, 5); /* the root and the small body's path of 4 */
-    CHECK_ST(bp_update(&g_bp), MBP_OK);
     CHECK(bp_pairs_ok(&g_bp, true));
     CHECK_EQ(g_bp.ps.count, 1); /* (0, 1) */
 }
@@ -150,15 +152,17 @@ TEST(bp_quadtree_moving_a_body_up_into_its_own_empty_ancestor_keeps_that_node)
     bp_reset(&g_bp, 4u);
     mbp_aabb small = box2(1, 1, 2, 2), mid = box2(0, 0, 4, 4);
     CHECK_ST(bp_add(&g_bp, 0, &small), MBP_OK);
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
     uint16_t deep = g_qt.of[0];
     CHECK_ST(bp_move(&g_bp, 0, &mid), MBP_OK); /* edge 4: two levels up, an empty node so far */
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
     CHECK(g_qt.of[0] != deep);
     CHECK_EQ(g_qt.node[g_qt.of[0]].depth, 2);
     CHECK_EQ(g_qt.used, 3);
     CHECK(qt_valid(&g_bp));
 }
 
-TEST(bp_quadtree_tests_each_pair_of_one_node_once)
+TEST(bp_quadtree_tests_each_pair_of_one_node_once_in_a_full_frame)
 {
     qt_init(8, 0u, 4u);
     bp_reset(&g_bp, 6u);
@@ -167,35 +171,195 @@ TEST(bp_quadtree_tests_each_pair_of_one_node_once)
         CHECK_ST(bp_add(&g_bp, i, &b), MBP_OK);
     }
     mbp__bodies v = bp_view(&g_bp);
-    mbp__sink out = {&g_bp.ps, bp_volumes(&g_bp), 0u, 0u};
+    mbp__sink out = {&g_bp.ps, bp_volumes(&g_bp), 1u, 0u}; /* as after an overflow */
     CHECK_ST(mbp__quadtree_update(&g_qt, &v, &out), MBP_OK);
     CHECK_EQ(out.tests, 10); /* 5 * 4 / 2 */
     CHECK_EQ(g_bp.ps.count, 10);
 }
 
-TEST(bp_quadtree_with_a_full_pool_refuses_adds_and_moves_and_changes_nothing)
+/* n bodies of size 1 on a lattice, updated once; then the few in movers[] move by step units. */
+static void qt_lattice(uint16_t n)
+{
+    qt_init(32, 0u, 6u);
+    bp_reset(&g_bp, 9u);
+    for (uint16_t i = 0; i < n; i++) {
+        int32_t x = (int32_t)(i % 16u) * 3 - 24, y = (int32_t)(i / 16u) * 3 - 24;
+        mbp_aabb b = box2(x, y, x + 2, y + 2);
+        CHECK_ST(bp_add(&g_bp, i, &b), MBP_OK);
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+}
+
+TEST(bp_quadtree_an_update_looks_only_at_the_bodies_that_moved)
+{
+    uint16_t n = TEST_BODIES < 64u ? (uint16_t)TEST_BODIES : 64u;
+    qt_lattice(n);
+    mbp_aabb b = g_bp.box[0];
+    b.min[0] += mbp_from_int(2); /* onto body 1 */
+    b.max[0] += mbp_from_int(2);
+    CHECK_ST(bp_move(&g_bp, 0, &b), MBP_OK);
+    mbp__bodies v = bp_view(&g_bp);
+    mbp__sink out = {&g_bp.ps, bp_volumes(&g_bp), 0u, 0u};
+    CHECK_ST(mbp__quadtree_update(&g_qt, &v, &out), MBP_OK);
+    CHECK(out.tests > 0u);
+    CHECK(out.tests < (uint32_t)n / 4u); /* its neighbours, not every body */
+    CHECK(mbp__pairs_find(&g_bp.ps, mbp__key(0, 1)) >= 0);
+}
+
+TEST(bp_quadtree_ends_the_pairs_of_a_teleported_body_and_begins_its_new_ones)
+{
+    qt_lattice(32u);
+    mbp_aabb on1 = g_bp.box[1];
+    CHECK_ST(bp_move(&g_bp, 0, &on1), MBP_OK);
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK(mbp__pairs_find(&g_bp.ps, mbp__key(0, 1)) >= 0);
+    mbp_aabb on20 = g_bp.box[20], on2 = g_bp.box[2];
+    CHECK_ST(bp_move(&g_bp, 0, &on20), MBP_OK); /* far away: two walks */
+    CHECK_ST(bp_move(&g_bp, 1, &on2), MBP_OK);  /* its old partner moves too */
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK(mbp__pairs_find(&g_bp.ps, mbp__key(0, 1)) < 0);
+    CHECK(mbp__pairs_find(&g_bp.ps, mbp__key(0, 20)) >= 0);
+    CHECK(mbp__pairs_find(&g_bp.ps, mbp__key(1, 2)) >= 0);
+    CHECK(bp_pairs_ok(&g_bp, true));
+}
+
+TEST(bp_quadtree_random_scenes_with_few_movers_stay_exact)
+{
+    uint32_t wrong = 0u;
+    for (uint32_t seed = 1; seed <= TEST_SEEDS; seed++) {
+        qt_init(32, 2u, 8u);
+        bp_reset(&g_bp, seed);
+        uint16_t n = (uint16_t)(TEST_BODIES / 2u);
+        for (uint16_t i = 0; i < n; i++) {
+            mbp_aabb b = bp_box(&g_bp, 160, 12);
+            CHECK_ST(bp_add(&g_bp, i, &b), MBP_OK);
+        }
+        for (uint32_t f = 0; f < TEST_FRAMES; f++) {
+            CHECK_ST(bp_update(&g_bp), MBP_OK);
+            wrong += bp_pairs_ok(&g_bp, true) ? 0u : 1u;
+            for (uint32_t m = 0; m < 3u; m++) { /* three movers a frame, one of them removed */
+                uint16_t i = (uint16_t)bp_rand(&g_bp, n);
+                mbp__bodies v = bp_view(&g_bp);
+                mbp_aabb b = bp_box(&g_bp, 160, 12);
+                if (!mbp__in(&v, i)) {
+                    if (g_bp.flags[i] == 0u) {
+                        CHECK_ST(bp_add(&g_bp, i, &b), MBP_OK);
+                    }
+                } else if (m == 0u) {
+                    bp_remove(&g_bp, i);
+                } else {
+                    CHECK_ST(bp_move(&g_bp, i, &b), MBP_OK);
+                }
+            }
+        }
+        CHECK_ST(bp_update(&g_bp), MBP_OK);
+        wrong += bp_pairs_ok(&g_bp, true) && qt_valid(&g_bp) ? 0u : 1u;
+    }
+    CHECK_EQ(wrong, 0);
+}
+
+/* k bodies on one spot make more pairs than the set holds: the update counts the pairs it lost;
+ * the next one is a full frame (candidates are missing) and finds every pair once the bodies
+ * part; then incremental frames are exact again. */
+TEST(bp_quadtree_after_an_overflow_runs_a_full_frame_and_is_exact_again)
+{
+    uint32_t k = 2u;
+    while (k * (k - 1u) / 2u <= (uint32_t)MBP_MAX_PAIRS) {
+        k++;
+    }
+    if (k > (uint32_t)MBP_MAX_BODIES) {
+        return; /* this build cannot hold enough bodies to fill its pair set */
+    }
+    qt_init(64, 0u, 7u);
+    bp_reset(&g_bp, 10u);
+    mbp_aabb spot = box2(0, 0, 2, 2);
+    for (uint32_t i = 0; i < k; i++) {
+        CHECK_ST(bp_add(&g_bp, (uint16_t)i, &spot), MBP_OK);
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_bp.ps.count, MBP_MAX_PAIRS);
+    CHECK_EQ(g_bp.lost_last, k * (k - 1u) / 2u - (uint32_t)MBP_MAX_PAIRS);
+    for (uint32_t i = 0; i < k; i++) { /* they part: a row, body 0 still on the spot */
+        int32_t x = (int32_t)(i % 32u) * 3, y = (int32_t)(i / 32u) * 3;
+        mbp_aabb b = box2(x, y, x + 2, y + 2);
+        CHECK_ST(bp_move(&g_bp, (uint16_t)i, &b), MBP_OK);
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_bp.lost_last, 0);
+    CHECK(bp_pairs_ok(&g_bp, true));
+    mbp_aabb b = box2(1, 0, 6, 2); /* touches bodies 0 and 2 */
+    CHECK_ST(bp_move(&g_bp, 1, &b), MBP_OK);
+    mbp__bodies v = bp_view(&g_bp);
+    mbp__sink out = {&g_bp.ps, bp_volumes(&g_bp), 0u, 0u};
+    CHECK_ST(mbp__quadtree_update(&g_qt, &v, &out), MBP_OK);
+    CHECK(out.tests < k / 2u); /* incremental: body 1's neighbours only */
+    CHECK(mbp__pairs_find(&g_bp.ps, mbp__key(0, 1)) >= 0);
+    CHECK(mbp__pairs_find(&g_bp.ps, mbp__key(1, 2)) >= 0);
+}
+
+/* A pile whose pairs just fit, and a row apart; two bodies of the row join the pile in an
+ * incremental frame: the set fills up, the frame turns into a full one, which stores exactly as
+ * many pairs as fit and counts the rest as lost. */
+TEST(bp_quadtree_an_incremental_frame_that_fills_the_pair_set_turns_into_a_full_frame)
+{
+    uint32_t m = 2u; /* the largest pile whose pairs fit */
+    while ((m + 1u) * m / 2u <= (uint32_t)MBP_MAX_PAIRS) {
+        m++;
+    }
+    uint32_t n = 2u * m + 2u;
+    if (n > (uint32_t)MBP_MAX_BODIES || n > 32u * 20u) {
+        return; /* this build cannot hold the scene */
+    }
+    qt_init(64, 0u, 7u);
+    bp_reset(&g_bp, 11u);
+    mbp_aabb spot = box2(-60, -60, -58, -58);
+    for (uint32_t i = 0; i < n; i++) {
+        int32_t x = (int32_t)(i % 32u) * 3 - 40, y = (int32_t)(i / 32u) * 3;
+        mbp_aabb b = i < m ? spot : box2(x, y, x + 2, y + 2);
+        CHECK_ST(bp_add(&g_bp, (uint16_t)i, &b), MBP_OK);
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_bp.lost_last, 0);
+    CHECK_EQ(g_bp.ps.count, m * (m - 1u) / 2u);
+    CHECK_ST(bp_move(&g_bp, (uint16_t)m, &spot), MBP_OK);
+    CHECK_ST(bp_move(&g_bp, (uint16_t)(m + 1u), &spot), MBP_OK);
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_bp.ps.count, MBP_MAX_PAIRS);
+    CHECK_EQ(g_bp.lost_last, (m + 2u) * (m + 1u) / 2u - (uint32_t)MBP_MAX_PAIRS);
+}
+
+TEST(bp_quadtree_with_a_short_pool_keeps_bodies_higher_up_and_pairs_exact)
 {
     qt_init(8, 0u, 4u);
     bp_reset(&g_bp, 8u);
     g_qt.cap = 3u; /* the root and two more */
-    mbp_aabb a = box2(1, 1, 2, 2), far = box2(-7, -7, -6, -6), big = box2(-9, -9, 9, 9);
-    CHECK_ST(bp_add(&g_bp, 0, &a), MBP_E_NOROOM); /* needs 4 */
-    CHECK_EQ(g_qt.used, 1);
-    CHECK_EQ(g_qt.of[0], MBP__QT_NULL);
-    CHECK_ST(bp_add(&g_bp, 0, &big), MBP_OK); /* the root: no node needed */
-    g_qt.cap = 5u;
-    CHECK_ST(bp_add(&g_bp, 1, &a), MBP_OK);
-    CHECK_EQ(g_qt.used, 5);
-    CHECK_ST(bp_move(&g_bp, 1, &far), MBP_E_NOROOM); /* another path of 4 */
-    CHECK_EQ(g_qt.node[g_qt.of[1]].depth, 4);
-    CHECK_EQ(g_qt.used, 5);
-    CHECK_ST(bp_move(&g_bp, 0, &far), MBP_E_NOROOM); /* from the root: the same */
-    CHECK_EQ(g_qt.of[0], 0);
-    CHECK_ST(bp_move(&g_bp, 0, &a), MBP_OK); /* into body 1's node: no new node */
-    CHECK_EQ(g_qt.of[0], g_qt.of[1]);
+    mbp_aabb a = box2(1, 1, 2, 2), far = box2(-7, -7, -6, -6), a2 = box2(1, 1, 3, 2);
+    CHECK_ST(bp_add(&g_bp, 0, &a), MBP_OK); /* needs 4: gets 2 */
+    CHECK_ST(bp_add(&g_bp, 1, &far), MBP_OK); /* none left: the root */
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_qt.used, 3);
+    CHECK_EQ(g_qt.node[g_qt.of[0]].depth, 2);
+    CHECK_EQ(g_qt.of[1], 0);
+    g_qt.cap = 9u;
+    CHECK_ST(bp_move(&g_bp, 0, &a2), MBP_OK); /* goes deeper, now there is room */
+    CHECK_ST(bp_add(&g_bp, 2, &a), MBP_OK);
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_qt.node[g_qt.of[0]].depth, 3);
+    CHECK_EQ(g_qt.node[g_qt.of[2]].depth, 4);
     CHECK(qt_valid(&g_bp));
+    CHECK(bp_pairs_ok(&g_bp, true));
+    CHECK_EQ(g_bp.ps.count, 1); /* (0, 2) */
+}
+
+TEST(bp_quadtree_forgets_a_body_added_and_removed_between_updates)
+{
+    qt_lattice(8u);
+    mbp_aabb b = g_bp.box[3];
+    CHECK_ST(bp_add(&g_bp, 8, &b), MBP_OK);
+    bp_remove(&g_bp, 8);
     CHECK_ST(bp_update(&g_bp), MBP_OK);
     CHECK(bp_pairs_ok(&g_bp, true));
+    CHECK(qt_valid(&g_bp));
 }
 
 TEST(bp_quadtree_refuses_parameters_out_of_their_ranges)

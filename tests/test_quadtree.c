@@ -41,7 +41,7 @@ TEST(quadtree_world_accepts_its_default_parameters)
     CHECK_EQ(mbp_pair_count(&test_w), 1);
 }
 
-TEST(quadtree_world_with_a_full_pool_refuses_the_add_and_keeps_the_old_box_on_a_move)
+TEST(quadtree_world_with_a_short_pool_still_takes_every_body_and_pairs_exactly)
 {
     mbp_params p;
     qt_world_params(&p);
@@ -50,15 +50,13 @@ TEST(quadtree_world_with_a_full_pool_refuses_the_add_and_keeps_the_old_box_on_a_
     mbp_body a, b, c;
     mbp_aabb x = box2(1, 1, 2, 2), far = box2(-7, -7, -6, -6), wide = box2(-20, -20, 20, 20);
     CHECK_ST(mbp_add_box(&test_w, &x, 1u, &a), MBP_OK);
-    CHECK_ST(mbp_add_box(&test_w, &far, 2u, &b), MBP_E_NOROOM);
-    CHECK_EQ(mbp_body_count(&test_w), 1);
+    CHECK_ST(mbp_add_box(&test_w, &far, 2u, &b), MBP_OK); /* no path left: it lives higher up */
     CHECK_ST(mbp_add_box(&test_w, &wide, 3u, &c), MBP_OK); /* larger than the world: the root */
-    CHECK_ST(mbp_move_box(&test_w, a, &far), MBP_E_NOROOM);
-    mbp_aabb got;
-    CHECK_ST(mbp_get_box(&test_w, a, &got), MBP_OK);
-    CHECK(got.min[0] == x.min[0] && got.max[0] == x.max[0]);
     CHECK_ST(mbp_update(&test_w), MBP_OK);
-    CHECK_EQ(mbp_pair_count(&test_w), 1);
+    CHECK_EQ(mbp_pair_count(&test_w), 2); /* (a, c), (b, c) */
+    CHECK_ST(mbp_move_box(&test_w, a, &far), MBP_OK);
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+    CHECK_EQ(mbp_pair_count(&test_w), 3); /* and (a, b) */
 }
 
 TEST(quadtree_world_pairs_a_large_slow_body_with_the_small_ones_it_covers)

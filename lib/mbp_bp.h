@@ -316,12 +316,10 @@ mbp_status mbp__tree_update(mbp_tree_state *s, const mbp__bodies *v, mbp__sink *
 void mbp__tree_query(const mbp_tree_state *s, const mbp__bodies *v, const mbp_aabb *box,
                      mbp__visit_fn fn, void *ctx);
 #endif
-/* The loose quadtree (octree) relinks a body as it moves (it has the move hook). */
+/* The loose quadtree (octree): bodies are placed at the update (no move hook). */
 #if MBP_WITH_QUADTREE
 mbp_status mbp__quadtree_init(mbp_quadtree_state *s, const mbp_params *p);
 mbp_status mbp__quadtree_add(mbp_quadtree_state *s, uint16_t i, const mbp_aabb *box);
-mbp_status mbp__quadtree_move(mbp_quadtree_state *s, uint16_t i, const mbp_aabb *old,
-                              const mbp_aabb *box);
 void mbp__quadtree_remove(mbp_quadtree_state *s, uint16_t i, const mbp_aabb *last);
 mbp_status mbp__quadtree_update(mbp_quadtree_state *s, const mbp__bodies *v, mbp__sink *out);
 void mbp__quadtree_query(const mbp_quadtree_state *s, const mbp__bodies *v, const mbp_aabb *box,

@@ -57,4 +57,15 @@ uint32_t test_below(uint32_t *state, uint32_t n);
 #define TEST_SEEDS 3u
 #endif
 
+/* The largest pile of m bodies whose m (m - 1) / 2 pairs all fit in MBP_MAX_PAIRS: the tests
+ * that fill the pair set start from it. */
+static inline uint32_t test_pile_that_fits(void)
+{
+    uint32_t m = 2u;
+    while ((m + 1u) * m / 2u <= (uint32_t)MBP_MAX_PAIRS) {
+        m++;
+    }
+    return m;
+}
+
 #endif

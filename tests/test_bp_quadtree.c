@@ -302,10 +302,7 @@ TEST(bp_quadtree_after_an_overflow_runs_a_full_frame_and_is_exact_again)
  * many pairs as fit and counts the rest as lost. */
 TEST(bp_quadtree_an_incremental_frame_that_fills_the_pair_set_turns_into_a_full_frame)
 {
-    uint32_t m = 2u; /* the largest pile whose pairs fit */
-    while ((m + 1u) * m / 2u <= (uint32_t)MBP_MAX_PAIRS) {
-        m++;
-    }
+    uint32_t m = test_pile_that_fits();
     uint32_t n = 2u * m + 2u;
     if (n > (uint32_t)MBP_MAX_BODIES || n > 32u * 20u) {
         return; /* this build cannot hold the scene */

@@ -329,10 +329,7 @@ TEST(sap_jumps_that_exceed_the_swap_budget_end_in_a_rebuild)
  * rebuilds, counts exactly what it lost, and recovers once they leave. */
 TEST(sap_jumpers_that_fill_the_pair_set_in_a_sort_pass_rebuild_and_count_the_loss)
 {
-    uint32_t m = 2u; /* the largest pile whose pairs fit */
-    while ((m + 1u) * m / 2u <= (uint32_t)MBP_MAX_PAIRS) {
-        m++;
-    }
+    uint32_t m = test_pile_that_fits();
     uint32_t n = TEST_BODIES;
     if (n < m + 2u * MBP_SAP_JUMP / 2u || m * (m - 1u) / 2u + 2u * m <= (uint32_t)MBP_MAX_PAIRS ||
         16u * (m + 2u) < 2u * n) {

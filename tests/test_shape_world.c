@@ -108,10 +108,7 @@ TEST(shape_bodies_pair_only_where_their_shapes_overlap)
  * tests/fuzz/corpus/lost-shape-pairs-sap.) */
 TEST(a_nearly_full_pair_set_loses_no_pair_to_shapes_that_do_not_meet)
 {
-    uint32_t m = 2u; /* the largest pile whose pairs fit */
-    while ((m + 1u) * m / 2u <= (uint32_t)MBP_MAX_PAIRS) {
-        m++;
-    }
+    uint32_t m = test_pile_that_fits();
     const uint32_t k = 16u; /* capsule i: (4i, 0)-(4i + 16, 16) in eighths, r 1/8: apart, and
                              * their boxes overlap when |i - j| <= 4: 54 pairs */
     uint32_t room = (uint32_t)MBP_MAX_PAIRS - m * (m - 1u) / 2u;

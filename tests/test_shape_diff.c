@@ -90,10 +90,13 @@ static void new_shape(uint32_t *rng, sd_body *b, bool anywhere)
 {
     int32_t c[3];
     mbp_aabb box;
-    mbp_shape_aabb(&b->s, &box);
+    bool near = !anywhere && b->live; /* b->s holds a volume only while b lives */
+    if (near) {
+        mbp_shape_aabb(&b->s, &box);
+    }
     for (int k = 0; k < 3; k++) {
-        int32_t here = k < MBP_DIM ? (int32_t)(ref_d(box.min[k]) * 64) : 0;
-        c[k] = anywhere || !b->live ? gen_int(rng, -640, 640) : here + gen_int(rng, -48, 48);
+        int32_t here = near && k < MBP_DIM ? (int32_t)(ref_d(box.min[k]) * 64) : 0;
+        c[k] = !near ? gen_int(rng, -640, 640) : here + gen_int(rng, -48, 48);
         c[k] = c[k] < -640 ? -640 : (c[k] > 640 ? 640 : c[k]);
     }
     int kind = anywhere ? random_kind(rng) : b->s.kind;

@@ -35,18 +35,19 @@ files=${*:-README.md docs/guide.md}
 platform_table() {
     awk -F, -v plat="$1" -v name="$2" -v col="${3:-6}" '
     NR > 1 && $4 == plat && $6 != "" && $col != "" {
-        key = $1 "," $2 "," $3; v[key] = $col / $3; be[$1] = 1; sc[$2] = 1; ns[$3] = 1
+        key = $1 "," $2 "," $3; v[key] = $col / $3; be[$1] = 1; sc[$2] = 1
+        if ($2 != "pyramid" && $2 != "drum" && $2 != "impact") ns[$3] = 1 # generated scenes only
         if ($8 != "1") bad = bad " " key
     }
     END {
-        split("brute sweep sap grid hash hgrid tree quadtree", order, " ")
+        nord = split("brute sweep sap grid hash hgrid tree quadtree", order, " ")
         nsc = split("sparse dense cluster teleport static calm mixed level smash", scenes, " ")
         nn = 0; for (n in ns) list[++nn] = n + 0
         for (i = 1; i <= nn; i++) for (j = i + 1; j <= nn; j++) if (list[j] < list[i]) { t = list[i]; list[i] = list[j]; list[j] = t }
         printf "| backend |"; for (s = 1; s <= nsc; s++) for (i = 1; i <= nn; i++) printf " %s %d |", scenes[s], list[i]
         printf "\n|---|"; for (s = 1; s <= nsc; s++) for (i = 1; i <= nn; i++) printf "---:|"
         printf "\n"
-        for (o = 1; o <= 7; o++) {
+        for (o = 1; o <= nord; o++) {
             b = order[o]; if (!(b in be)) continue
             printf "| %s |", b
             for (s = 1; s <= nsc; s++) for (i = 1; i <= nn; i++) {
@@ -76,8 +77,8 @@ recorded_table() {
         printf "| backend |"; for (s = 1; s <= nsc; s++) if (scenes[s] in n) printf " %s, %d bodies |", scenes[s], n[scenes[s]]
         printf "\n|---|"; for (s = 1; s <= nsc; s++) if (scenes[s] in n) printf "---:|"
         printf "\n"
-        split("brute sweep sap grid hash hgrid tree quadtree", order, " ")
-        for (o = 1; o <= 7; o++) {
+        nord = split("brute sweep sap grid hash hgrid tree quadtree", order, " ")
+        for (o = 1; o <= nord; o++) {
             b = order[o]; if (!(b in be)) continue
             printf "| %s |", b
             for (s = 1; s <= nsc; s++) {
@@ -169,13 +170,13 @@ guide_table() {
     }
     file == 2 && $2 == "cortex-m4" && $3 == "2d_float_" n { fl[$1] = $4; rb[$1] = $6; be[$1] = 1 }
     END {
-        split("brute sweep sap grid hash hgrid tree quadtree", order, " ")
+        nord = split("brute sweep sap grid hash hgrid tree quadtree", order, " ")
         nsc = split("sparse dense cluster teleport static calm mixed level smash", scenes, " ")
         printf "| backend |"; for (s = 1; s <= nsc; s++) printf " %s |", scenes[s]
         printf " flash bytes | RAM bytes per body |\n|---|"
         for (s = 1; s <= nsc + 2; s++) printf "---:|"
         printf "\n"
-        for (o = 1; o <= 7; o++) {
+        for (o = 1; o <= nord; o++) {
             b = order[o]; if (!(b in be)) continue
             printf "| %s |", b
             for (s = 1; s <= nsc; s++) {

@@ -15,6 +15,8 @@
 #define MBP_WITH_KDOP 1
 #define MBP_WITH_CAPSULE 1
 #define MBP_WITH_FAST 1
-/* The quadtree: left out of this configuration's test matrix (its pool no longer fails when it
- * runs short, but whether the suite still fits 14 KB with it has not been measured). */
+/* The quadtree: left out of this configuration's test matrix. Turned on, the microbit suite
+ * builds, but tests/test_bp_quadtree.c assumes more bodies than the 24 here: a neighbour count
+ * meant for 64 bodies fails, and a test adds bodies past the harness's arrays (a HardFault in
+ * bp_mark). Those tests need scaling first. */
 #define MBP_WITH_QUADTREE 0

@@ -63,4 +63,8 @@ void bench_source_run(bench_source *s);
 void bench_puts(const char *str);
 void bench_putu(uint64_t v);
 
+/* make bench's parameters for backend b on source s's scene (scene.c): the grids' cell is the
+ * scene's cell, the grid covers the scene's region, the quadtree's world box is the region. */
+void bench_params(mbp_params *p, mbp_backend b, const bench_source *s);
+
 #endif /* BENCH_H */

@@ -446,3 +446,51 @@ void scene_make(bench_source *s, bench_scene sc, uint32_t n)
     s->ctx = g;
     reset(s); /* fills the bounds and the cell size */
 }
+
+/* ---- the parameters every bench run gives a backend (make bench, make bench-peers) ---- */
+
+void bench_params(mbp_params *p, mbp_backend b, const bench_source *s)
+{
+    mbp_params_default(p);
+    p->backend = b;
+#if MBP_WITH_GRID || MBP_WITH_HASH || MBP_WITH_HGRID
+    p->cell_size = s->cell;
+#endif
+#if MBP_WITH_GRID
+    /* The grid covers the scene's region; coarser cells when the region needs too many. */
+    for (;;) {
+        uint32_t total = 1u;
+        for (int k = 0; k < MBP_DIM; k++) {
+            uint32_t c = (uint32_t)((s->hi[k] - s->lo[k]) / p->cell_size) + 1u;
+            p->grid_origin[k] = s->lo[k];
+            p->grid_cells[k] = (uint16_t)(c < 65535u ? c : 65535u);
+            total = total <= MBP_GRID_MAX_CELLS ? total * p->grid_cells[k] : total;
+        }
+        if (b != MBP_GRID || total <= MBP_GRID_MAX_CELLS) {
+            break;
+        }
+        p->cell_size = p->cell_size * 2;
+    }
+#endif
+#if MBP_WITH_QUADTREE
+    /* The quadtree's world box: the scene's region from its min corner, finest cells of the
+     * scene's cell size, as many levels as cover the region; past 8 levels the finest cells grow
+     * instead (deeper paths take more nodes than the bench's pool holds for small bodies). */
+    p->quadtree_cell = s->cell;
+    p->quadtree_depth = 0u;
+    mbp_scalar ext = 0, edge = s->cell;
+    for (int k = 0; k < MBP_DIM; k++) {
+        p->quadtree_origin[k] = s->lo[k];
+        ext = s->hi[k] - s->lo[k] > ext ? s->hi[k] - s->lo[k] : ext;
+    }
+    while (edge < ext && edge <= MBP_RANGE / 2) {
+        edge = edge * 2;
+        if (p->quadtree_depth < 8u) {
+            p->quadtree_depth++;
+        } else {
+            p->quadtree_cell = p->quadtree_cell * 2;
+        }
+    }
+#endif
+    (void)s;
+}

@@ -50,34 +50,17 @@ static const struct {
 #if MBP_WITH_TREE
     {MBP_TREE, "mbp-tree", sizeof(mbp_tree_state)},
 #endif
+#if MBP_WITH_QUADTREE
+    {MBP_QUADTREE, "mbp-quadtree", sizeof(mbp_quadtree_state)},
+#endif
 };
 
-/* make bench's parameters: the scene's cell; the grid covers the scene's region, with coarser
- * cells when it would need more than MBP_GRID_MAX_CELLS. */
+/* make bench's parameters (bench_params(), tools/bench/scene.c). */
 static void *mbp_create(const peer_method *m, const bench_source *s)
 {
     mbpx *x = calloc(1u, sizeof *x);
     mbp_params p;
-    mbp_params_default(&p);
-    p.backend = k_be[m->variant].b;
-#if MBP_WITH_GRID || MBP_WITH_HASH || MBP_WITH_HGRID
-    p.cell_size = s->cell;
-#endif
-#if MBP_WITH_GRID
-    for (uint32_t total = MBP_GRID_MAX_CELLS + 1u; p.backend == MBP_GRID && total > MBP_GRID_MAX_CELLS;
-         p.cell_size *= 2.0f) {
-        total = 1u;
-        for (int k = 0; k < MBP_DIM; k++) {
-            uint32_t c = (uint32_t)((s->hi[k] - s->lo[k]) / p.cell_size) + 1u;
-            p.grid_origin[k] = s->lo[k];
-            p.grid_cells[k] = (uint16_t)(c < 65535u ? c : 65535u);
-            total = total <= MBP_GRID_MAX_CELLS ? total * p.grid_cells[k] : total;
-        }
-        if (total <= MBP_GRID_MAX_CELLS) {
-            break;
-        }
-    }
-#endif
+    bench_params(&p, k_be[m->variant].b, s);
     if (x == NULL || mbp_init(&x->w, &p) != MBP_OK) {
         free(x);
         return NULL;

@@ -671,10 +671,7 @@ void cells_pending_room_check(mbp_backend backend)
 void cells_overflow_check(mbp_backend backend)
 {
     /* n points: n (n - 1) / 2 candidates overflow the pair set when they share one cell. */
-    uint32_t n = 2u;
-    while (n * (n - 1u) / 2u <= (uint32_t)MBP_MAX_PAIRS) {
-        n++;
-    }
+    uint32_t n = test_pile_that_fits() + 1u; /* the smallest pile that overflows */
     if (n > MBP_MAX_BODIES) {
         return;
     }

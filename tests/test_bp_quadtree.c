@@ -263,10 +263,7 @@ TEST(bp_quadtree_random_scenes_with_few_movers_stay_exact)
  * part; then incremental frames are exact again. */
 TEST(bp_quadtree_after_an_overflow_runs_a_full_frame_and_is_exact_again)
 {
-    uint32_t k = 2u;
-    while (k * (k - 1u) / 2u <= (uint32_t)MBP_MAX_PAIRS) {
-        k++;
-    }
+    uint32_t k = test_pile_that_fits() + 1u; /* the smallest pile that overflows */
     if (k > (uint32_t)MBP_MAX_BODIES) {
         return; /* this build cannot hold enough bodies to fill its pair set */
     }

@@ -127,10 +127,7 @@ TEST(bp_sap_rebuilds_when_the_sink_says_the_last_update_lost_pairs)
  * bodies part, it finds every pair and goes back to incremental updates. */
 TEST(bp_sap_a_full_pair_set_counts_the_lost_pairs_and_rebuilds_until_they_fit)
 {
-    uint32_t k = 2u;
-    while (k * (k - 1u) / 2u <= (uint32_t)MBP_MAX_PAIRS) {
-        k++;
-    }
+    uint32_t k = test_pile_that_fits() + 1u; /* the smallest pile that overflows */
     if (k > (uint32_t)MBP_MAX_BODIES) {
         return; /* this build cannot hold enough bodies to fill its pair set */
     }

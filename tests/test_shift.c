@@ -61,6 +61,15 @@ static mbp_body g_h[NB], g_h2[NB];
 static mbp_aabb g_box[NB];
 static uint32_t g_k0[MBP_MAX_PAIRS], g_k1[MBP_MAX_PAIRS];
 
+/* test_w, empty, on backend b with the default parameters. */
+static void init_on(mbp_backend b)
+{
+    mbp_params p;
+    mbp_params_default(&p);
+    p.backend = b;
+    CHECK_ST(mbp_init(&test_w, &p), MBP_OK);
+}
+
 /* Adds the same body to test_w (with b) and test_w2 (brute force, already shifted by d). */
 static void add_both(uint32_t i, const mbp_scalar d[MBP_DIM])
 {
@@ -230,10 +239,7 @@ TEST(shift_origin_keeps_a_grid_origin_pushed_past_the_range_at_its_end)
 TEST(shift_origin_skips_a_freed_slot_and_keeps_the_pairs_around_it)
 {
     for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
-        mbp_params p;
-        mbp_params_default(&p);
-        p.backend = diff_backends[bi];
-        CHECK_ST(mbp_init(&test_w, &p), MBP_OK);
+        init_on(diff_backends[bi]);
         mbp_aabb a = box2(0, 0, 2, 2), b = box2(4, 4, 5, 5), c = box2(1, 1, 3, 3);
         mbp_body ha, hb, hc;
         CHECK_ST(mbp_add_box(&test_w, &a, 0u, &ha), MBP_OK);
@@ -365,10 +371,7 @@ static uint32_t add_shapes(mbp_body *h)
 TEST(shift_origin_moves_every_shape_kind_and_fast_bodies_and_keeps_their_pairs)
 {
     for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
-        mbp_params p;
-        mbp_params_default(&p);
-        p.backend = diff_backends[bi];
-        CHECK_ST(mbp_init(&test_w, &p), MBP_OK);
+        init_on(diff_backends[bi]);
         uint32_t n = add_shapes(g_h);
         CHECK_ST(mbp_update(&test_w), MBP_OK);
         uint32_t pairs = test_w.stats.pairs;

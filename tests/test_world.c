@@ -285,11 +285,7 @@ TEST(filters_apply_both_ways_and_changes_take_effect_at_the_next_update)
 /* The smallest n with n(n-1)/2 above the pair capacity. */
 static uint32_t crowd_size(void)
 {
-    uint32_t n = 2;
-    while (n * (n - 1u) / 2u <= (uint32_t)MBP_MAX_PAIRS) {
-        n++;
-    }
-    return n;
+    return test_pile_that_fits() + 1u; /* the smallest pile that overflows */
 }
 
 TEST(a_full_pair_set_is_reported_every_frame_and_recovers_exactly)

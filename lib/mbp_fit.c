@@ -385,7 +385,8 @@ static bool solve(const fw (*q)[MBP_DIM], int m, const fw x[MBP_DIM], fw d[MBP_D
 static void ball(const frame *f, const uint32_t *sup, int m, fw x[MBP_DIM], fw *r2)
 {
     fw q[MBP_DIM + 1][MBP_DIM];
-    for (int i = 0; i <= m; i++) {
+    wpt(f, sup[0], q[0]); /* m >= 0; first, so that -O1 sees q[0] written */
+    for (int i = 1; i <= m; i++) {
         wpt(f, sup[i], q[i]);
     }
     for (int k = 0; k < MBP_DIM; k++) {

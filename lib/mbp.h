@@ -293,7 +293,7 @@ void mbp_sphere_aabb(const mbp_sphere *s, mbp_aabb *out);
 bool mbp_segment_aabb(const mbp_scalar p0[MBP_DIM], const mbp_scalar p1[MBP_DIM],
                       const mbp_aabb *box, mbp_scalar *t);
 
-/* ---- volumes fitted to points (mbp_fit.c; docs/shapes.md, "Fitting volumes to points") ----
+/* ---- volumes fitted to points (mbp_fit*.c; docs/shapes.md, "Fitting volumes to points") ----
  * p[0..n-1] are n >= 1 points, each MBP_DIM coordinates within the range. Each function returns
  * MBP_OK; MBP_E_PARAM for n == 0; MBP_E_BADBOX or MBP_E_RANGE for the first bad point (as
  * mbp_aabb_check()); for the sphere, MBP_E_RANGE when its radius would exceed MBP_RANGE (points
@@ -334,7 +334,9 @@ mbp_status mbp_obb_from_points(const mbp_scalar (*p)[MBP_DIM], uint32_t n, mbp_o
  * point exactly, on the stored values; never thicker than the box along that axis, its rounded
  * rim is what it adds. When that rectangle would leave the range, the points' axis-aligned box
  * is used the same way. MBP_OK, or as mbp_obb_from_points(); MBP_E_RANGE when the radius would
- * exceed MBP_RANGE. Time O(n). Needs MBP_WITH_RSS. */
+ * exceed MBP_RANGE, and in float when that box's rectangle, widened by a relative 2^-22 for its
+ * rounded middle, would pass the range's end (points within about 2^-22 of MBP_RANGE, e.g. x
+ * from 2^60 - 2^55 - 2^36 to 2^60). Time O(n). Needs MBP_WITH_RSS. */
 mbp_status mbp_rss_from_points(const mbp_scalar (*p)[MBP_DIM], uint32_t n, mbp_rss *out);
 #endif
 

@@ -798,26 +798,69 @@ TEST(degenerate_clouds_give_a_sphere_or_a_capsule_shaped_rss)
 #endif
 }
 
-TEST(an_rss_whose_rectangle_would_leave_the_range_falls_back_to_the_points_box)
-{
 #if MBP_WITH_RSS
-    /* a thin diagonal triangle in the range's corner: the principal rectangle's ends stick out
-     * past the corner; the box's middle section does not */
-    mbp_rss s;
+/* A thin diagonal triangle in the range's corner: the principal rectangle's ends stick out past
+ * the corner; the box's middle section does not. The points' x runs from low0 to top0. */
+static void corner_cloud(mbp_scalar low0, mbp_scalar top0)
+{
     const mbp_scalar e = MBP_RANGE, d = MBP_RANGE / 64, f = MBP_RANGE / 640;
     for (uint32_t i = 0; i < 6u; i++) {
         uint32_t j = i % 3u;
-        pts[i][0] = j == 0u ? e : (j == 1u ? e - 2 * d : e - f);
+        pts[i][0] = j == 0u ? top0 : (j == 1u ? low0 : e - f);
         pts[i][1] = j == 0u ? e - 2 * d : (j == 1u ? e : e - f);
         for (int k = 2; k < MBP_DIM; k++) {
             pts[i][k] = i < 3u ? e : e - f / 64;
         }
     }
+}
+#endif
+
+TEST(an_rss_whose_rectangle_would_leave_the_range_falls_back_to_the_points_box)
+{
+#if MBP_WITH_RSS
+    mbp_rss s;
+    corner_cloud(MBP_RANGE - 2 * (MBP_RANGE / 64), MBP_RANGE);
     check_rss_cloud(6u, &s, true);
     for (int i = 0; i < MBP_DIM; i++) {
         for (int k = 0; k < MBP_DIM; k++) {
             CHECK(s.rot[i][k] == 0 || s.rot[i][k] == MBP_UNIT_ONE);
         }
+    }
+#endif
+}
+
+TEST(the_rss_fallback_box_holds_both_ends_when_its_float_middle_rounds_up)
+{
+#if MBP_WITH_RSS && MBP_SCALAR != MBP_FIXED
+    /* x from 2^60 - 2^55 - 2^38 - 2^36 to 2^60 - 2^38: the middle is a tie between floats (their
+     * step is 2^36 there) and rounds to the even one, up. The half-length must come from the
+     * lower end (2^54 + 2^36), not the upper one (2^54): else the lowest point is left out. */
+    const float top0 = 1152921504606846976.0f - 274877906944.0f;
+    const float low0 = top0 - 36028797018963968.0f - 68719476736.0f;
+    const float mid = low0 * 0.5f + top0 * 0.5f;
+    CHECK(mid - low0 > top0 - mid); /* the case this test is for */
+    mbp_rss s;
+    corner_cloud(low0, top0);
+    check_rss_cloud(6u, &s, true);
+#endif
+}
+
+TEST(an_rss_whose_widened_fallback_box_would_pass_the_range_end_returns_range)
+{
+#if MBP_WITH_RSS && MBP_SCALAR != MBP_FIXED
+    /* As above, but x ends at 2^60 itself: the widened half-length carries the rectangle past
+     * the range's end, which mbp.h documents; out stays as it was. */
+    const float top0 = 1152921504606846976.0f;
+    const float low0 = top0 - 36028797018963968.0f - 68719476736.0f;
+    static mbp_rss s, before; /* zeroed: before = s copies no unset value */
+    for (int k = 0; k < MBP_DIM; k++) {
+        s.c[k] = mbp_from_int(k + 1);
+    }
+    before = s;
+    corner_cloud(low0, top0);
+    CHECK_ST(mbp_rss_from_points(cpts(), 6u, &s), MBP_E_RANGE);
+    for (int k = 0; k < MBP_DIM; k++) {
+        CHECK(s.c[k] == before.c[k]);
     }
 #endif
 }

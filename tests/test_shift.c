@@ -204,33 +204,43 @@ TEST(shift_origin_refuses_an_offset_that_takes_a_body_out_of_range_and_changes_n
     CHECK_EQ(test_w.stats.begun + test_w.stats.ended, 0);
 }
 
-/* The grid's origin (and the quadtree's) near an end of the range, shifted past it: it stops at
- * the range's end, and the grid, holding bodies far from its origin in its border cells, stays
- * exact. Both ends. */
+/* The grid's origin and the quadtree's near an end of the range, shifted past it: each stops at
+ * the range's end, and the backend stays exact (the grid holds bodies far from its origin in its
+ * border cells; the quadtree, bodies outside its world box in its root). Both ends. */
 TEST(shift_origin_keeps_a_grid_origin_pushed_past_the_range_at_its_end)
 {
-    for (int side = -1; side <= 1; side += 2) {
-        mbp_params p;
-        mbp_params_default(&p);
-        p.backend = MBP_WITH_GRID ? MBP_GRID : MBP_BRUTE;
-        for (int k = 0; k < MBP_DIM; k++) {
-            p.grid_origin[k] = side > 0 ? MBP_RANGE - mbp_from_int(64) : -MBP_RANGE;
+    const mbp_backend backends[] = {MBP_WITH_GRID ? MBP_GRID : MBP_BRUTE,
+                                    MBP_WITH_QUADTREE ? MBP_QUADTREE : MBP_BRUTE};
+    for (uint32_t bi = 0; bi < 2u; bi++) {
+        for (int side = -1; side <= 1; side += 2) {
+            mbp_params p;
+            mbp_params_default(&p);
+            p.backend = backends[bi];
+            for (int k = 0; k < MBP_DIM; k++) {
+                p.grid_origin[k] = side > 0 ? MBP_RANGE - mbp_from_int(64) : -MBP_RANGE;
+#if MBP_WITH_QUADTREE
+                p.quadtree_origin[k] = p.grid_origin[k];
+#endif
+            }
+            CHECK_ST(mbp_init(&test_w, &p), MBP_OK);
+            mbp_aabb a = box2(0, 0, 2, 2), b = box2(1, 1, 3, 3), c = box2(8, 8, 9, 9);
+            mbp_body h;
+            CHECK_ST(mbp_add_box(&test_w, &a, 0u, &h), MBP_OK);
+            CHECK_ST(mbp_add_box(&test_w, &b, 1u, &h), MBP_OK);
+            CHECK_ST(mbp_add_box(&test_w, &c, 2u, &h), MBP_OK);
+            CHECK_ST(mbp_update(&test_w), MBP_OK);
+            CHECK_EQ(mbp_pair_count(&test_w), 1u);
+            mbp_scalar d[MBP_DIM] = {0};
+            d[0] = side > 0 ? -mbp_from_int(128) : mbp_from_int(128); /* origin: past the end */
+            CHECK_ST(mbp_shift_origin(&test_w, d), MBP_OK);
+            CHECK(test_w.params.grid_origin[0] == (side > 0 ? MBP_RANGE : -MBP_RANGE));
+#if MBP_WITH_QUADTREE
+            CHECK(test_w.params.quadtree_origin[0] == (side > 0 ? MBP_RANGE : -MBP_RANGE));
+#endif
+            CHECK_ST(mbp_update(&test_w), MBP_OK);
+            CHECK_EQ(mbp_pair_count(&test_w), 1u);
+            CHECK_EQ(test_w.stats.begun + test_w.stats.ended, 0u);
         }
-        CHECK_ST(mbp_init(&test_w, &p), MBP_OK);
-        mbp_aabb a = box2(0, 0, 2, 2), b = box2(1, 1, 3, 3), c = box2(8, 8, 9, 9);
-        mbp_body h;
-        CHECK_ST(mbp_add_box(&test_w, &a, 0u, &h), MBP_OK);
-        CHECK_ST(mbp_add_box(&test_w, &b, 1u, &h), MBP_OK);
-        CHECK_ST(mbp_add_box(&test_w, &c, 2u, &h), MBP_OK);
-        CHECK_ST(mbp_update(&test_w), MBP_OK);
-        CHECK_EQ(mbp_pair_count(&test_w), 1u);
-        mbp_scalar d[MBP_DIM] = {0};
-        d[0] = side > 0 ? -mbp_from_int(128) : mbp_from_int(128); /* origin: past the end */
-        CHECK_ST(mbp_shift_origin(&test_w, d), MBP_OK);
-        CHECK(test_w.params.grid_origin[0] == (side > 0 ? MBP_RANGE : -MBP_RANGE));
-        CHECK_ST(mbp_update(&test_w), MBP_OK);
-        CHECK_EQ(mbp_pair_count(&test_w), 1u);
-        CHECK_EQ(test_w.stats.begun + test_w.stats.ended, 0u);
     }
 }
 

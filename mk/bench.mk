@@ -62,8 +62,9 @@ bench:
 	done
 	@{ echo "backend,scene,n,platform,ns_per_frame,instr_per_frame,pairs_per_frame,ok,ram_bytes_per_body,worst_frame,move_per_body"; \
 	   for p in $(BENCH_PLATFORMS); do cat build/bench/$$p.rows 2>/dev/null; done; } > build/bench.csv
+	@tools/bench/commit.sh > build/bench.commit
 	@tools/bench/table.sh build/bench.csv
-	@echo "wrote build/bench.csv"
+	@echo "wrote build/bench.csv (commit $$(cat build/bench.commit))"
 	@tools/bench/plot.sh build/bench.csv build/bench.svg
 else
 bench: build/bench/host-replay/bench

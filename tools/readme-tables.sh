@@ -93,6 +93,8 @@ recorded_table() {
 }
 
 readme_tables() {
+    echo "Measured at commit $(tools/bench/commit.sh --of "$bench")."
+    echo
     echo "Instructions per body per frame on Cortex-M4 (mps2-an386 under QEMU, \`make bench\`;"
     echo "instructions, not cycles; every measured frame checked against brute force):"
     echo

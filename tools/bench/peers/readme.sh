@@ -9,7 +9,7 @@ dir=$(dirname "$0")
 grep -q '^<!-- peers:begin -->' "$2" || { echo "readme-tables: $2 has no <!-- peers:begin --> marker" >&2; exit 1; }
 tables=$(mktemp)
 trap 'rm -f "$tables"' EXIT
-"$dir/table.sh" "$1" > "$tables"
+{ echo "Measured at commit $("$dir/../commit.sh" --of "$1")."; echo; "$dir/table.sh" "$1"; } > "$tables"
 awk -v tables="$tables" '
 /^<!-- peers:begin -->/ { print; while ((getline line < tables) > 0) print line; skip = 1; next }
 /^<!-- peers:end -->/ { skip = 0 }

@@ -86,7 +86,8 @@ done > "$out/instr.txt"
       printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", $1, $2, $3, $4,
              (key in ir) ? sprintf("%.1f", ir[key]) : "", $5, $6, $7, $8, $9, $10, $11, $13 }'
 } > build/peers.csv
-echo "wrote build/peers.csv ($(($(date +%s) - start)) s)"
+tools/bench/commit.sh > build/peers.commit
+echo "wrote build/peers.csv ($(($(date +%s) - start)) s, commit $(cat build/peers.commit))"
 tools/bench/peers/table.sh build/peers.csv
 tools/bench/peers/svg.sh build/peers.csv build/peers.svg && echo "wrote build/peers.svg"
 exit $fail

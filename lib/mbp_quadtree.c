@@ -41,16 +41,18 @@
  * (mbp__sink_overflowed()), or when this one filled the pair set with candidates (those begun in
  * it are dropped first, mbp__sink_drop_new(), so that no pair brute force keeps is lost to
  * candidates that do not overlap exactly). The moved bodies are placed first, then every body
- * walks from the root into every node whose search box (its cell grown by E on every side, which
- * holds its loose box with room for rounding, and holds its children's) meets its box: its
- * ancestors, the descendants of its node, and the neighbours' subtrees whose loose boxes reach
- * into its box. Bodies in nodes deeper than b's are tested against b, and in nodes as deep as b's
- * only those of a higher index; shallower ones find b themselves. So each pair is tested once.
+ * walks from the root into every node whose loose box meets its box (which holds the loose
+ * boxes of the node's children): its ancestors, the descendants of its node, and the neighbours'
+ * subtrees whose loose boxes reach into its box. Bodies in nodes deeper than b's are tested
+ * against b, and in nodes as deep as b's only those of a higher index; shallower ones find b
+ * themselves. So each pair is tested once.
  *
- * No recursion and no stack: a walk goes from a node to its first child that meets the box, else
- * up to the next sibling that does, using the parent links; it holds one node index.
- * Offsets from the world's min corner are exact in fixed point (int64) and, in float, rounded
- * monotonically, which the extra E/2 of the search box absorbs.
+ * No recursion: a walk goes from a node to its first child whose loose box meets the box, else up
+ * to the parent's next such child, using the parent links; it holds the node and, for each depth
+ * of its path, the children still to visit (a mask worked out once per node entered). Boxes are
+ * measured in 1/16 of the finest cell, integers, widened by one unit each way: offsets from the
+ * world's min corner are exact in fixed point (int64) and, in float, rounded monotonically, by far
+ * less than that unit.
  *
  * Cost per update: one or two walks of O(depth + nodes met) per moved body, a full frame n walks;
  * queries one walk. RAM: mbp_quadtree.h.
@@ -71,13 +73,13 @@ typedef struct place {
     uint16_t cell[MBP_DIM];
 } place;
 
-/* The edge of a cell at depth d. */
-MBP__HOT qt_wide edge_at(const mbp_quadtree_state *s, uint32_t d)
+/* The world box's edge: the root's cell. */
+MBP__HOT qt_wide root_edge(const mbp_quadtree_state *s)
 {
 #if MBP_SCALAR == MBP_FIXED
-    return (qt_wide)s->cell << (s->depth - d);
+    return (qt_wide)s->cell << s->depth;
 #else
-    return s->edge[d];
+    return s->root;
 #endif
 }
 
@@ -91,7 +93,7 @@ MBP__HOT place place_of(const mbp_quadtree_state *s, const mbp_aabb *b)
     }
     bool inside = true;
     qt_wide ext = 0;
-    qt_wide root = edge_at(s, 0u);
+    qt_wide root = root_edge(s);
     for (int k = 0; k < MBP_DIM; k++) {
         qt_wide e = (qt_wide)b->max[k] - b->min[k];
 #if MBP_SCALAR == MBP_FIXED
@@ -158,7 +160,9 @@ static uint16_t node_for(mbp_quadtree_state *s, const place *p)
             nd->parent = n;
             nd->head = MBP__QT_NULL;
             nd->depth = (uint8_t)l;
+            nd->kids = 0u;
             s->node[n].kid[slot_of(c)] = m;
+            s->node[n].kids |= (uint8_t)(1u << slot_of(c));
         }
         n = m;
     }
@@ -196,17 +200,12 @@ static uint16_t unlink_body(mbp_quadtree_state *s, uint16_t i)
 /* Gives node n and its ancestors back to the pool while they hold nothing (never the root). */
 static void prune(mbp_quadtree_state *s, uint16_t n)
 {
-    while (n != 0u && s->node[n].head == MBP__QT_NULL) {
+    while (n != 0u && s->node[n].head == MBP__QT_NULL && s->node[n].kids == 0u) {
         const mbp_qt_node *nd = &s->node[n];
-        uint16_t any = MBP__QT_NULL;
-        for (uint32_t j = 0; j < (uint32_t)MBP__QT_KIDS; j++) {
-            any &= nd->kid[j];
-        }
-        if (any != MBP__QT_NULL) {
-            return;
-        }
         uint16_t up = nd->parent;
-        s->node[up].kid[slot_of(nd->cell)] = MBP__QT_NULL;
+        uint32_t j = slot_of(nd->cell);
+        s->node[up].kid[j] = MBP__QT_NULL;
+        s->node[up].kids &= (uint8_t)~(1u << j);
         s->node[n].parent = s->free_head;
         s->free_head = n;
         s->used--;
@@ -216,52 +215,108 @@ static void prune(mbp_quadtree_state *s, uint16_t n)
 
 /* ---- walks ---- */
 
-/* True when node n's search box (its cell grown by its edge on every side) meets the box whose
- * offsets from the world's min corner are lo..hi. */
-MBP__HOT bool search_meets(const mbp_quadtree_state *s, uint16_t n, const qt_wide *lo, const qt_wide *hi)
+/* Walks measure in units of 1/16 of the finest cell (QT_FRAC bits), from the world's min corner:
+ * a cell at depth d spans 2^(QT_FRAC + depth - d) units, 2^(QT_FRAC + depth) <= 2^19 in all. */
+#define QT_FRAC 4u
+
+/* The region a walk covers, in units on every axis, clamped to the world box and widened by one
+ * unit each way (range_of_box()). */
+typedef struct qt_range {
+    uint32_t lo[MBP_DIM], hi[MBP_DIM];
+} qt_range;
+
+/* The unit holding offset x, clamped to the world box: floor(x * 2^QT_FRAC / cell). */
+MBP__HOT uint32_t unit_of(const mbp_quadtree_state *s, qt_wide x)
+{
+    uint32_t top = 1u << (QT_FRAC + s->depth);
+    if (!(x > 0)) {
+        return 0u;
+    }
+    if (x >= root_edge(s)) {
+        return top;
+    }
+#if MBP_SCALAR == MBP_FIXED
+    uint32_t u = (uint32_t)((x << QT_FRAC) / s->cell); /* x < cell * 2^depth: u < top */
+#else
+    uint32_t u = (uint32_t)(x * ((qt_wide)(1u << QT_FRAC) * s->inv)); /* may round up to top */
+#endif
+    return u < top ? u : top;
+}
+
+/* The region of box b. The unit of room each way holds the rounding of float offsets (a few
+ * 2^-24 of the world box's edge, at most 2^15 finest cells: far below 1/16 of a cell); in fixed
+ * point it is spare. */
+MBP__HOT qt_range range_of_box(const mbp_quadtree_state *s, const mbp_aabb *b)
+{
+    qt_range r;
+    for (int k = 0; k < MBP_DIM; k++) {
+        uint32_t l = unit_of(s, (qt_wide)b->min[k] - s->origin[k]);
+        r.lo[k] = l > 0u ? l - 1u : 0u;
+        r.hi[k] = unit_of(s, (qt_wide)b->max[k] - s->origin[k]) + 1u;
+    }
+    return r;
+}
+
+/* The children of n (in use) whose loose box (the cell grown by half its edge E on every side)
+ * may meet the region r, as a mask of slots. A body of a child's subtree lies in that child's
+ * loose box, so a walk that skips the others misses none. On axis k, with h = E/2 in units and
+ * t = 4 c_k h (c_k n's cell), the child of cell 2 c_k (bit k clear) has the loose box t - h ..
+ * t + 3h, the child of cell 2 c_k + 1 (bit k set) t + h .. t + 5h. */
+MBP__HOT uint32_t kid_mask(const mbp_quadtree_state *s, uint16_t n, const qt_range *r)
 {
     const mbp_qt_node *nd = &s->node[n];
-    qt_wide e = edge_at(s, nd->depth);
-    bool in = true;
-    for (int k = 0; k < MBP_DIM; k++) {
-        qt_wide c = (qt_wide)nd->cell[k];
-        in = in && lo[k] <= (c + 2) * e && hi[k] >= (c - 1) * e;
+    if (nd->kids == 0u) {
+        return 0u; /* a leaf (the finest cells' nodes among them) */
     }
-    return in;
+    uint32_t h = 1u << (QT_FRAC - 1u + s->depth - nd->depth - 1u);
+    uint32_t m = 1u;
+    for (int k = 0; k < MBP_DIM; k++) {
+        uint32_t lo = r->lo[k], hi = r->hi[k] + h, t = 4u * nd->cell[k] * h;
+        uint32_t low = lo <= t + 3u * h && hi >= t ? m : 0u;
+        uint32_t high = lo <= t + 5u * h && hi >= t + 2u * h ? m << (1u << k) : 0u;
+        m = low | high;
+    }
+    return m & nd->kids;
 }
 
-/* The first child of n from slot j on whose search box meets lo..hi, or MBP__QT_NULL. */
-MBP__HOT uint16_t kid_from(const mbp_quadtree_state *s, uint16_t n, uint32_t j, const qt_wide *lo,
-                           const qt_wide *hi)
+/* A walk: the nodes, depth first, whose loose box may meet a region, the root always first.
+ * rem[d]: the slots of the children still to visit of the node at depth d on the current path
+ * (each node's kid_mask(), worked out once, when the walk enters it). */
+typedef struct qt_walk {
+    qt_range r;
+    uint16_t n; /* the current node, MBP__QT_NULL at the end */
+    uint8_t rem[MBP__QT_DEPTH_MAX + 1u];
+} qt_walk;
+
+/* Starts walk w over its region w->r: w->n is the root. */
+MBP__HOT void walk_start(const mbp_quadtree_state *s, qt_walk *w)
 {
-    for (; j < (uint32_t)MBP__QT_KIDS; j++) {
-        uint16_t k = s->node[n].kid[j];
-        if (k != MBP__QT_NULL && search_meets(s, k, lo, hi)) {
-            return k;
+    w->n = 0u;
+    w->rem[0] = (uint8_t)kid_mask(s, 0u, &w->r);
+}
+
+/* Moves walk w to its next node and returns it; MBP__QT_NULL at the end. */
+MBP__HOT uint16_t walk_next(const mbp_quadtree_state *s, qt_walk *w)
+{
+    uint16_t n = w->n;
+    uint32_t d = s->node[n].depth;
+    for (;;) {
+        uint32_t m = w->rem[d];
+        for (uint32_t j = 0u; m != 0u; j++, m >>= 1) {
+            if ((m & 1u) != 0u) {
+                uint16_t k = s->node[n].kid[j];
+                w->rem[d] = (uint8_t)((m >> 1) << (j + 1u));
+                w->rem[d + 1u] = (uint8_t)kid_mask(s, k, &w->r);
+                w->n = k;
+                return k;
+            }
         }
-    }
-    return MBP__QT_NULL;
-}
-
-/* The node after n, depth first, among those whose search box meets lo..hi; MBP__QT_NULL at the
- * end. The root is always the first. */
-MBP__HOT uint16_t walk_next(const mbp_quadtree_state *s, uint16_t n, const qt_wide *lo,
-                            const qt_wide *hi)
-{
-    uint16_t k = kid_from(s, n, 0u, lo, hi);
-    while (k == MBP__QT_NULL && n != 0u) {
-        uint16_t up = s->node[n].parent;
-        k = kid_from(s, up, slot_of(s->node[n].cell) + 1u, lo, hi);
-        n = up;
-    }
-    return k;
-}
-
-MBP__HOT void offsets(const mbp_quadtree_state *s, const mbp_aabb *b, qt_wide *lo, qt_wide *hi)
-{
-    for (int k = 0; k < MBP_DIM; k++) {
-        lo[k] = (qt_wide)b->min[k] - s->origin[k];
-        hi[k] = (qt_wide)b->max[k] - s->origin[k];
+        if (n == 0u) {
+            w->n = MBP__QT_NULL;
+            return MBP__QT_NULL;
+        }
+        n = s->node[n].parent;
+        d--;
     }
 }
 
@@ -270,11 +325,12 @@ MBP__HOT void offsets(const mbp_quadtree_state *s, const mbp_aabb *b, qt_wide *l
 MBP__LOOP uint32_t pairs_of(const mbp_quadtree_state *s, mbp__sink *out, uint16_t b)
 {
     uint32_t tests = 0u;
-    qt_wide lo[MBP_DIM], hi[MBP_DIM];
     const mbp_aabb *bb = &s->rec[b];
     uint8_t depth = s->node[s->of[b]].depth;
-    offsets(s, bb, lo, hi);
-    for (uint16_t n = 0u; n != MBP__QT_NULL; n = walk_next(s, n, lo, hi)) {
+    qt_walk w;
+    w.r = range_of_box(s, bb);
+    walk_start(s, &w);
+    for (uint16_t n = 0u; n != MBP__QT_NULL; n = walk_next(s, &w)) {
         uint8_t d = s->node[n].depth;
         if (d < depth) {
             continue;
@@ -308,10 +364,9 @@ mbp_status mbp__quadtree_init(mbp_quadtree_state *s, const mbp_params *p)
         return MBP_E_PARAM;
     }
     s->inv = 1.0f / p->quadtree_cell;
-    qt_wide e = p->quadtree_cell;
-    for (uint32_t d = p->quadtree_depth + 1u; d-- > 0u;) {
-        s->edge[d] = e;
-        e *= 2;
+    s->root = p->quadtree_cell;
+    for (uint32_t d = 0u; d < p->quadtree_depth; d++) {
+        s->root *= 2;
     }
 #endif
     for (int k = 0; k < MBP_DIM; k++) {
@@ -329,6 +384,7 @@ mbp_status mbp__quadtree_init(mbp_quadtree_state *s, const mbp_params *p)
     s->node[0].parent = MBP__QT_NULL;
     s->node[0].head = MBP__QT_NULL;
     s->node[0].depth = 0u;
+    s->node[0].kids = 0u;
     for (uint32_t n = 1u; n < MBP_QUADTREE_NODES; n++) {
         s->node[n].parent = (uint16_t)(n + 1u < MBP_QUADTREE_NODES ? n + 1u : MBP__QT_NULL);
     }
@@ -391,14 +447,16 @@ static void place_body(mbp_quadtree_state *s, const mbp__bodies *v, uint16_t i)
  * when news (the top comment). Returns the bodies looked at; sets *full, and begins nothing
  * more, once the pair set is full. */
 MBP__LOOP uint32_t step_walk(const mbp_quadtree_state *s, const mbp__bodies *v, mbp__sink *out,
-                             uint16_t b, const qt_wide *lo, const qt_wide *hi, bool olds,
-                             bool news, bool *full)
+                             uint16_t b, const qt_range *r, bool olds, bool news, bool *full)
 {
     uint32_t tests = 0u;
     const mbp_aabb *nb = &v->box[b];
     const mbp_aabb *ob = &s->rec[b];
     bool had = s->of[b] != MBP__QT_NULL;
-    for (uint16_t n = 0u; n != MBP__QT_NULL; n = walk_next(s, n, lo, hi)) {
+    qt_walk w;
+    w.r = *r;
+    walk_start(s, &w);
+    for (uint16_t n = 0u; n != MBP__QT_NULL; n = walk_next(s, &w)) {
         for (uint16_t c = s->node[n].head; c != MBP__QT_NULL; c = s->next[c]) {
             if (c == b) {
                 continue;
@@ -429,26 +487,23 @@ MBP__LOOP uint32_t step_walk(const mbp_quadtree_state *s, const mbp__bodies *v, 
 static uint32_t step_body(mbp_quadtree_state *s, const mbp__bodies *v, mbp__sink *out, uint16_t b,
                           bool *full)
 {
-    qt_wide lo[MBP_DIM], hi[MBP_DIM];
     uint32_t tests;
-    offsets(s, &v->box[b], lo, hi);
+    qt_range r = range_of_box(s, &v->box[b]);
     if (*full) {
         tests = 0u;
     } else if (s->of[b] == MBP__QT_NULL) {
-        tests = step_walk(s, v, out, b, lo, hi, false, true, full);
+        tests = step_walk(s, v, out, b, &r, false, true, full);
     } else if (mbp__boxes_meet(&s->rec[b], &v->box[b])) {
-        qt_wide olo[MBP_DIM], ohi[MBP_DIM];
-        offsets(s, &s->rec[b], olo, ohi);
+        qt_range o = range_of_box(s, &s->rec[b]); /* one walk over both: monotonic, so the union */
         for (int k = 0; k < MBP_DIM; k++) {
-            lo[k] = olo[k] < lo[k] ? olo[k] : lo[k];
-            hi[k] = ohi[k] > hi[k] ? ohi[k] : hi[k];
+            r.lo[k] = o.lo[k] < r.lo[k] ? o.lo[k] : r.lo[k];
+            r.hi[k] = o.hi[k] > r.hi[k] ? o.hi[k] : r.hi[k];
         }
-        tests = step_walk(s, v, out, b, lo, hi, true, true, full);
+        tests = step_walk(s, v, out, b, &r, true, true, full);
     } else { /* a jump: the old region, then the new */
-        qt_wide olo[MBP_DIM], ohi[MBP_DIM];
-        offsets(s, &s->rec[b], olo, ohi);
-        tests = step_walk(s, v, out, b, olo, ohi, true, false, full);
-        tests += step_walk(s, v, out, b, lo, hi, false, true, full);
+        qt_range o = range_of_box(s, &s->rec[b]);
+        tests = step_walk(s, v, out, b, &o, true, false, full);
+        tests += step_walk(s, v, out, b, &r, false, true, full);
     }
     place_body(s, v, b);
     return tests;
@@ -485,9 +540,10 @@ void mbp__quadtree_query(const mbp_quadtree_state *s, const mbp__bodies *v, cons
                          mbp__visit_fn fn, void *ctx)
 {
     (void)v; /* the tree's boxes are those of the last update (rec[]) */
-    qt_wide lo[MBP_DIM], hi[MBP_DIM];
-    offsets(s, box, lo, hi);
-    for (uint16_t n = 0u; n != MBP__QT_NULL; n = walk_next(s, n, lo, hi)) {
+    qt_walk w;
+    w.r = range_of_box(s, box);
+    walk_start(s, &w);
+    for (uint16_t n = 0u; n != MBP__QT_NULL; n = walk_next(s, &w)) {
         for (uint16_t c = s->node[n].head; c != MBP__QT_NULL; c = s->next[c]) {
             if (mbp__boxes_meet(&s->rec[c], box)) {
                 fn(ctx, c);

@@ -20,6 +20,7 @@ typedef struct mbp_qt_node {
     uint16_t head;              /* first body in this node, MBP__QT_NULL for none */
     uint16_t cell[MBP_DIM];     /* the node's cell at its depth, from the world box's min corner */
     uint8_t depth;              /* 0 at the root */
+    uint8_t kids;               /* the slots of kid[] in use, a bit each */
 } mbp_qt_node;
 
 typedef struct mbp_quadtree_state {
@@ -32,7 +33,7 @@ typedef struct mbp_quadtree_state {
     mbp_scalar cell;            /* params.quadtree_cell: the finest cell's edge */
 #if MBP_SCALAR != MBP_FIXED
     mbp_scalar inv;             /* 1 / cell */
-    mbp_scalar edge[MBP__QT_DEPTH_MAX + 1u]; /* edge[d]: a cell's edge at depth d (d <= depth) */
+    mbp_scalar root;            /* the world box's edge, cell * 2^depth */
 #endif
     uint8_t depth;              /* params.quadtree_depth: levels below the root */
     uint16_t free_head;         /* first free node */

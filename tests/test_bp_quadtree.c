@@ -36,8 +36,9 @@ static void qt_init(int32_t half, uint32_t shift, uint8_t depth)
 }
 
 /* The structure's invariants: every body of a list names its node and is live; every node in use
- * other than the root holds a body or a child; the nodes reached from the root are the nodes
- * counted in use; each child's cell is one of its parent's halves. */
+ * other than the root holds a body or a child; a node's mask of children in use names its
+ * children; the nodes reached from the root are the nodes counted in use; each child's cell is
+ * one of its parent's halves. */
 static bool qt_valid(const bp_h *h)
 {
     uint32_t reached = 0u, bodies = 0u;
@@ -58,6 +59,9 @@ static bool qt_valid(const bp_h *h)
         }
         for (uint32_t j = 0; j < (uint32_t)MBP__QT_KIDS; j++) {
             uint16_t k = nd->kid[j];
+            if ((k != MBP__QT_NULL) != (((nd->kids >> j) & 1u) != 0u)) {
+                return false; /* the mask of children in use disagrees with kid[] */
+            }
             if (k == MBP__QT_NULL) {
                 continue;
             }

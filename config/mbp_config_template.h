@@ -111,7 +111,7 @@
 /* #define MBP_HGRID_LEVELS 8 */
 
 /* Tree: entries of the traversal stack, 2 bytes each. The default is the proven height bound of
- * the AVL-balanced tree plus one (lib/mbp_tree.c); smaller values are refused. Needs
+ * the AVL-balanced tree plus one (lib/mbp_tree_nodes.c); smaller values are refused. Needs
  * MBP_MAX_BODIES <= 32767. */
 /* #define MBP_TREE_STACK (MBP_TREE_HEIGHT_MAX + 1) */
 

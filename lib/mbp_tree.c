@@ -49,30 +49,8 @@
  *   - sync (mbp__sink_full_frame(out, true), report every fat candidate) after an exact frame whose
  *     count says the candidates fit in 5/8 of the set: incremental again from the next frame.
  *
- * Insertion descends to the child whose box grows least in surface (perimeter in 2D, area in 3D;
- * Box2D v2.4's cost with inheritance) but may stop only at a node of height <= 1, so that the new
- * parent is balanced; then the ancestors are rebalanced and refitted, up to the first that keeps
- * its box and height (nothing above it can change then).
- *
- * Height bound (why the walks' stack cannot overflow)
- * ---------------------------------------------------
- * Claim: the tree is always AVL-balanced: at every inner node the children's heights differ by
- * at most 1 (height of a leaf 0). Then a tree of height h has at least Fib(h+2) leaves (by
- * induction: L(0) = 1, L(1) = 2, L(h) >= L(h-1) + L(h-2)), so h <= MBP_TREE_HEIGHT_MAX for
- * MBP_MAX_BODIES leaves (table in mbp_config.h: 11 for 256 bodies, 21 for 32767).
- * Proof that insertion and removal keep it: insertion puts the leaf beside a node S of height
- * 0 or 1 (wherever the descent started), so the new parent (S, leaf) is balanced and the subtree
- * at S's place grows by exactly 1; removal replaces the leaf's parent P = (leaf, S) by S, and P
- * balanced means h(S) <= 1, so the subtree shrinks by exactly 1. Walking up, every ancestor then
- * has one child whose height changed by at most 1, all its descendants balanced, so an imbalance
- * of at most 2. rotate() fixes an imbalance of 2 at A = (Y, X), h(X) = h(Y) + 2, X = (F, G),
- * h(F) >= h(G): X takes A's place with children (A', F) and A' = (Y, G). Since X is balanced,
- * h(F) = h(X)-1, h(G) >= h(X)-2 = h(Y), so A' is balanced with height h(X)-1 or h(X), and X's
- * children F and A' differ by at most 1. (Leaf order does not matter in this tree, which is why
- * one rotation handles what an AVL search tree needs two for.) The rotated subtree's height again
- * differs from its height before the operation by at most 1, so the argument continues up, and
- * it may stop at the first node whose height (and box) came out unchanged: its ancestors' balance
- * is as before. A leaf kept in place changes no link and no height, only boxes.
+ * The tree's structure (insertion, removal, rotations, and the proof that the tree stays
+ * AVL-balanced, of height h <= MBP_TREE_HEIGHT_MAX): mbp_tree_nodes.c.
  * A walk tests a node, and when it is an inner node that overlaps, goes on with its first child
  * and pushes its second: every entry on the stack is the second child of a distinct proper
  * ancestor of the node being tested, so it holds at most h entries (MBP_TREE_STACK is h+1).
@@ -98,6 +76,7 @@
  * worst frame is now within about 1.5 times the mean; re-insertions rise by about 2%.
  */
 #include "mbp_bp.h"
+#include "mbp_tree_nodes.h"
 
 #if MBP_WITH_TREE
 
@@ -108,58 +87,8 @@
 #if KEEP_HEIGHT < 2
 #error "reinsert() relies on a leaf's parent (height <= 2) being kept in place"
 #endif
-#define FREE_MARK 0xFFu
 
-/* ---- boxes and their surface ---- */
-
-MBP__HOT bool ov(const mbp_aabb *a, const mbp_aabb *b)
-{
-    for (int k = 0; k < MBP_DIM; k++) {
-        if (a->max[k] < b->min[k] || b->max[k] < a->min[k]) {
-            return false;
-        }
-    }
-    return true;
-}
-
-MBP__HOT void unite(const mbp_aabb *a, const mbp_aabb *b, mbp_aabb *out)
-{
-    for (int k = 0; k < MBP_DIM; k++) {
-        out->min[k] = a->min[k] < b->min[k] ? a->min[k] : b->min[k];
-        out->max[k] = a->max[k] > b->max[k] ? a->max[k] : b->max[k];
-    }
-}
-
-#if MBP_SCALAR == MBP_FIXED
-/* Fixed point: extents are below 2^31. 2D: a perimeter below 2^32. 3D: extents scaled down by 4
- * (below 2^29), so an area is below 3 * 2^58 and the insertion costs (sums of up to four areas)
- * stay below 2^63. The lost low bits only blur the choice of sibling, never correctness. */
-typedef int64_t cost_t;
-static cost_t surface(const mbp_aabb *b)
-{
-#if MBP_DIM == 2
-    return ((int64_t)b->max[0] - b->min[0]) + ((int64_t)b->max[1] - b->min[1]);
-#else
-    int64_t x = ((int64_t)b->max[0] - b->min[0]) >> 2;
-    int64_t y = ((int64_t)b->max[1] - b->min[1]) >> 2;
-    int64_t z = ((int64_t)b->max[2] - b->min[2]) >> 2;
-    return x * y + y * z + z * x;
-#endif
-}
-#else
-typedef float cost_t;
-static cost_t surface(const mbp_aabb *b)
-{
-    float x = b->max[0] - b->min[0];
-    float y = b->max[1] - b->min[1];
-#if MBP_DIM == 2
-    return x + y;
-#else
-    float z = b->max[2] - b->min[2];
-    return x * y + y * z + z * x;
-#endif
-}
-#endif
+/* ---- fat boxes ---- */
 
 /* One axis of a fat box (see the top comment): for a box [lo, hi] whose min corner moved by d since
  * the last update, the margin *m on each side and the sweep *s ahead (signed), with the margins in
@@ -274,180 +203,6 @@ static bool too_big(const mbp_tree_state *t, const mbp_aabb *fat, const mbp_aabb
     return false;
 }
 
-MBP__HOT bool inside(const mbp_aabb *outer, const mbp_aabb *inner)
-{
-    for (int k = 0; k < MBP_DIM; k++) {
-        if (inner->min[k] < outer->min[k] || inner->max[k] > outer->max[k]) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/* ---- the tree ---- */
-
-static void refit(mbp_tree_state *t, uint16_t n)
-{
-    mbp_tree_node *a = &t->node[n];
-    const mbp_tree_node *c1 = &t->node[a->child1];
-    const mbp_tree_node *c2 = &t->node[a->child2];
-    unite(&c1->box, &c2->box, &a->box);
-    a->height = (uint8_t)(1u + (c1->height > c2->height ? c1->height : c2->height));
-}
-
-/* In n's parent (or at the root), put m where n was. */
-static void replace_child(mbp_tree_state *t, uint16_t parent, uint16_t n, uint16_t m)
-{
-    if (parent == NUL) {
-        t->root = m;
-    } else if (t->node[parent].child1 == n) {
-        t->node[parent].child1 = m;
-    } else {
-        t->node[parent].child2 = m;
-    }
-    t->node[m].parent = parent;
-}
-
-/* A's child x is 2 higher than the other: x takes A's place (see the proof at the top). */
-static uint16_t rotate(mbp_tree_state *t, uint16_t a, uint16_t x)
-{
-    mbp_tree_node *na = &t->node[a];
-    mbp_tree_node *nx = &t->node[x];
-    uint16_t f = nx->child1, g = nx->child2;
-    if (t->node[f].height < t->node[g].height) {
-        uint16_t tmp = f;
-        f = g;
-        g = tmp;
-    }
-    replace_child(t, na->parent, a, x);
-    if (na->child1 == x) {
-        na->child1 = g;
-    } else {
-        na->child2 = g;
-    }
-    t->node[g].parent = a;
-    na->parent = x;
-    nx->child1 = a;
-    nx->child2 = f;
-    refit(t, a);
-    refit(t, x);
-    return x;
-}
-
-static bool same_box(const mbp_aabb *a, const mbp_aabb *b)
-{
-    for (int k = 0; k < MBP_DIM; k++) {
-        if (a->min[k] != b->min[k] || a->max[k] != b->max[k]) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/* Rebalances and refits n and its ancestors, up to the first that comes out of it with the box
- * and height it had: nothing above it can change then. */
-static void fix_up(mbp_tree_state *t, uint16_t n)
-{
-    while (n != NUL) {
-        mbp_tree_node *a = &t->node[n];
-        const mbp_tree_node *c1 = &t->node[a->child1];
-        const mbp_tree_node *c2 = &t->node[a->child2];
-        int bal = (int)c2->height - (int)c1->height;
-        if (bal > 1 || bal < -1) {
-            n = rotate(t, n, bal > 1 ? a->child2 : a->child1);
-        } else {
-            uint8_t h = (uint8_t)(1u + (c1->height > c2->height ? c1->height : c2->height));
-            mbp_aabb u;
-            unite(&c1->box, &c2->box, &u);
-            if (h == a->height && same_box(&u, &a->box)) {
-                return;
-            }
-            a->box = u;
-            a->height = h;
-        }
-        n = t->node[n].parent;
-    }
-}
-
-static uint16_t alloc_node(mbp_tree_state *t)
-{
-    uint16_t n = t->free_head;
-    MBP__ASSERT(n != NUL); /* 2N-1 nodes always suffice for N leaves */
-    t->free_head = t->node[n].parent;
-    return n;
-}
-
-static void free_node(mbp_tree_state *t, uint16_t n)
-{
-    t->node[n].height = FREE_MARK;
-    t->node[n].parent = t->free_head;
-    t->free_head = n;
-}
-
-/* Surface increase of putting box b under node c (the whole union when c is a leaf, which would
- * become a new parent). */
-static cost_t child_cost(const mbp_tree_state *t, uint16_t c, const mbp_aabb *b)
-{
-    mbp_aabb u;
-    unite(&t->node[c].box, b, &u);
-    cost_t s = surface(&u);
-    return t->node[c].height == 0u ? s : s - surface(&t->node[c].box);
-}
-
-/* Inserts the leaf, descending from node s (the root, or a node whose box held the leaf's box
- * before a removal: a local re-insertion). */
-static void insert_leaf(mbp_tree_state *t, uint16_t leaf, uint16_t s)
-{
-    if (t->root == NUL) {
-        t->root = leaf;
-        t->node[leaf].parent = NUL;
-        return;
-    }
-    const mbp_aabb *b = &t->node[leaf].box;
-    while (t->node[s].height > 0u) {
-        const mbp_tree_node *n = &t->node[s];
-        cost_t c1 = child_cost(t, n->child1, b);
-        cost_t c2 = child_cost(t, n->child2, b);
-        /* The leaf may become s's sibling only at height <= 1: higher, the new parent would be
-         * unbalanced. There, that costs the new parent's surface, against going down, which
-         * also grows s (the inherited cost). */
-        if (n->height <= 1u) {
-            mbp_aabb u;
-            unite(&n->box, b, &u);
-            cost_t here = 2 * surface(&u);
-            cost_t inherit = 2 * (surface(&u) - surface(&n->box));
-            if (here < c1 + inherit && here < c2 + inherit) {
-                break;
-            }
-        }
-        s = c1 <= c2 ? n->child1 : n->child2;
-    }
-    uint16_t p = alloc_node(t);
-    uint16_t gp = t->node[s].parent;
-    mbp_tree_node *np = &t->node[p];
-    np->child1 = s;
-    np->child2 = leaf;
-    t->node[s].parent = p;
-    t->node[leaf].parent = p;
-    replace_child(t, gp, s, p);
-    refit(t, p);
-    fix_up(t, gp);
-}
-
-static void remove_leaf(mbp_tree_state *t, uint16_t leaf)
-{
-    if (leaf == t->root) {
-        t->root = NUL;
-        return;
-    }
-    uint16_t p = t->node[leaf].parent;
-    uint16_t gp = t->node[p].parent;
-    uint16_t s = t->node[p].child1 == leaf ? t->node[p].child2 : t->node[p].child1;
-    replace_child(t, gp, p, s);
-    free_node(t, p);
-    fix_up(t, gp);
-}
-
 /* ---- walks ---- */
 
 /* Walks the subtree of r without a stack, by parent links: the fallback when the stack is full.
@@ -460,7 +215,7 @@ static uint32_t walk_linked(const mbp_tree_state *t, uint16_t r, const mbp_aabb 
     for (;;) {
         const mbp_tree_node *nd = &t->node[n];
         tests++;
-        if (ov(&nd->box, box)) {
+        if (mbp__tree_ov(&nd->box, box)) {
             if (nd->child1 == NUL) {
                 fn(ctx, nd->child2);
             } else {
@@ -504,7 +259,7 @@ MBP__HOT uint32_t walk_inner(const mbp_tree_state *t, uint16_t r, const mbp_aabb
     stack[sp++] = nodes[r].child2;
     for (;;) {
         const mbp_tree_node *cn = &nodes[c];
-        if (ov(&cn->box, &q)) {
+        if (mbp__tree_ov(&cn->box, &q)) {
             if (cn->height == 0u) {
                 fn(ctx, cn->child2);
             } else if (sp < cap) {
@@ -532,7 +287,7 @@ static uint32_t walk_from(const mbp_tree_state *t, uint16_t r, const mbp_aabb *b
                           mbp__visit_fn fn, void *ctx, uint32_t *overflows)
 {
     const mbp_tree_node *rn = &t->node[r];
-    if (!ov(&rn->box, box)) {
+    if (!mbp__tree_ov(&rn->box, box)) {
         return 1u;
     }
     if (rn->child1 == NUL) {
@@ -560,7 +315,7 @@ static uint32_t walk_around(const mbp_tree_state *t, uint16_t lf, const mbp_aabb
         uint16_t sib = pn->child1 == n ? pn->child2 : pn->child1;
         const mbp_tree_node *sn = &t->node[sib];
         tests++;
-        if (!ov(&sn->box, &q)) {
+        if (!mbp__tree_ov(&sn->box, &q)) {
             continue;
         }
         if (sn->height == 0u) {
@@ -602,8 +357,8 @@ static void visit_moved(void *ctx, uint16_t j)
     const mbp_tree_state *t = c->t;
     const mbp_aabb *fj = &t->node[t->leaf[j]].box;
     c->tests += 2u;
-    bool now = ov(c->fresh, fj);
-    bool then = ov(c->old, fj);
+    bool now = mbp__tree_ov(c->fresh, fj);
+    bool then = mbp__tree_ov(c->old, fj);
     if (now && !then) {
         candidate(c, j);
     } else if (then && !now) {
@@ -633,7 +388,7 @@ static void visit_exact(void *ctx, uint16_t j)
     if (j > c->i) {
         c->fat_pairs++;
         c->tests++;
-        if (ov(&c->v->box[c->i], &c->v->box[j])) {
+        if (mbp__tree_ov(&c->v->box[c->i], &c->v->box[j])) {
             mbp__sink_begin(c->out, c->i, j);
         }
     }
@@ -670,7 +425,7 @@ mbp_status mbp__tree_init(mbp_tree_state *t, const mbp_params *p)
     t->param_sweep = p->tree_sweep;
     for (uint32_t n = 0; n < MBP_TREE_NODES; n++) {
         t->node[n].parent = (uint16_t)(n + 1u < MBP_TREE_NODES ? n + 1u : NUL);
-        t->node[n].height = FREE_MARK;
+        t->node[n].height = MBP__TREE_FREE;
     }
     for (uint32_t i = 0; i < MBP_MAX_BODIES; i++) {
         t->leaf[i] = NUL;
@@ -710,8 +465,8 @@ void mbp__tree_remove(mbp_tree_state *t, uint16_t i, const mbp_aabb *last)
     (void)last; /* the leaf knows its fat box */
     uint16_t lf = t->leaf[i];
     if (lf != NUL) {
-        remove_leaf(t, lf);
-        free_node(t, lf);
+        mbp__tree_remove_leaf(t, lf);
+        mbp__tree_free_node(t, lf);
         t->leaf[i] = NUL;
     }
 }
@@ -727,9 +482,9 @@ static void reinsert(mbp_tree_state *t, uint16_t lf, const mbp_aabb *fresh, pair
     mbp_tree_node *leaf = &t->node[lf];
     if (c != NULL) {
         c->old = &leaf->box;
-        if (ov(&leaf->box, fresh)) {
+        if (mbp__tree_ov(&leaf->box, fresh)) {
             mbp_aabb u;
-            unite(&leaf->box, fresh, &u);
+            mbp__tree_unite(&leaf->box, fresh, &u);
             c->tests += walk_around(t, lf, &u, visit_moved, c, &t->overflows);
         } else {
             /* Far apart (a jump): two walks, not one over all that lies between. A leaf that
@@ -740,22 +495,22 @@ static void reinsert(mbp_tree_state *t, uint16_t lf, const mbp_aabb *fresh, pair
     }
     uint16_t p = leaf->parent;
     uint16_t a = p;
-    while (a != NUL && !inside(&t->node[a].box, fresh)) {
+    while (a != NUL && !mbp__tree_inside(&t->node[a].box, fresh)) {
         a = t->node[a].parent;
     }
     if (a != NUL && t->node[a].height <= KEEP_HEIGHT) {
         leaf->box = *fresh;
         for (uint16_t n = p; n != a; n = t->node[n].parent) {
-            unite(&t->node[n].box, fresh, &t->node[n].box);
+            mbp__tree_unite(&t->node[n].box, fresh, &t->node[n].box);
         }
         t->kept_in_place++;
         return;
     }
     /* a is not p: p, a leaf's parent, has height <= 2 (AVL), at most KEEP_HEIGHT, so a == p
      * kept the leaf in place above. So a survives the removal of p. */
-    remove_leaf(t, lf);
+    mbp__tree_remove_leaf(t, lf);
     leaf->box = *fresh;
-    insert_leaf(t, lf, a != NUL ? a : t->root);
+    mbp__tree_insert_leaf(t, lf, a != NUL ? a : t->root);
 }
 
 /* Body i, added, out of its fat box or in one too big: a fresh fat box, its pairs unless the
@@ -777,7 +532,7 @@ static bool update_body(mbp_tree_state *t, const mbp__bodies *v, mbp__sink *out,
     bool swept = make_fat(t, box, d, &fresh);
     pair_ctx c = {t, v, out, NULL, &fresh, 0u, 0u, i, false};
     if (leaf == NULL) {
-        lf = alloc_node(t);
+        lf = mbp__tree_alloc_node(t);
         t->leaf[i] = lf;
         leaf = &t->node[lf];
         leaf->child1 = NUL;
@@ -787,7 +542,7 @@ static bool update_body(mbp_tree_state *t, const mbp__bodies *v, mbp__sink *out,
             *tests += walk(t, &fresh, visit_new, &c, &t->overflows);
         }
         leaf->box = fresh;
-        insert_leaf(t, lf, t->root);
+        mbp__tree_insert_leaf(t, lf, t->root);
     } else {
         reinsert(t, lf, &fresh, full ? NULL : &c);
     }
@@ -813,7 +568,7 @@ MBP__LOOP uint32_t skip_kept(mbp_tree_state *t, const mbp__bodies *v, uint32_t d
         uint32_t i = dirty[di];
         uint32_t lf = leaves[i];
         const mbp_aabb *box = &boxes[i];
-        if (lf == NUL || !inside(&nodes[lf].box, box)) {
+        if (lf == NUL || !mbp__tree_inside(&nodes[lf].box, box)) {
             break; /* new, moved out, or removed (its leaf is gone): the caller looks */
         }
         mbp_scalar *ref = t->ref[i];
@@ -918,70 +673,6 @@ void mbp__tree_query(const mbp_tree_state *t, const mbp__bodies *v, const mbp_aa
     uint32_t overflows = 0u; /* a query cannot report it; the linked walk keeps it exact */
     (void)v; /* the tree holds the boxes as of the last update, fattened */
     (void)walk(t, box, fn, ctx, &overflows);
-}
-
-/* ---- for tests ---- */
-
-uint32_t mbp__tree_height(const mbp_tree_state *t)
-{
-    return t->root == NUL ? 0u : t->node[t->root].height;
-}
-
-bool mbp__tree_valid(const mbp_tree_state *t)
-{
-    uint32_t used = 0u, leaves = 0u, bodies = 0u, free_count = 0u;
-    if (t->root != NUL && (t->root >= MBP_TREE_NODES || t->node[t->root].parent != NUL)) {
-        return false;
-    }
-    for (uint32_t n = 0; n < MBP_TREE_NODES; n++) {
-        const mbp_tree_node *a = &t->node[n];
-        if (a->height == FREE_MARK) {
-            continue;
-        }
-        used++;
-        /* Heights strictly grow along parent links and only the root lacks a parent, so every
-         * used node reaches the root: with the counts below, this is one tree. */
-        if (n != t->root) {
-            if (a->parent >= MBP_TREE_NODES) {
-                return false;
-            }
-            const mbp_tree_node *p = &t->node[a->parent];
-            if (p->height == FREE_MARK || p->height <= a->height ||
-                (p->child1 != n && p->child2 != n)) {
-                return false;
-            }
-        }
-        if (a->child1 == NUL) {
-            leaves++;
-            if (a->height != 0u || a->child2 >= MBP_MAX_BODIES || t->leaf[a->child2] != n) {
-                return false;
-            }
-            continue;
-        }
-        if (a->child1 >= MBP_TREE_NODES || a->child2 >= MBP_TREE_NODES) {
-            return false;
-        }
-        const mbp_tree_node *c1 = &t->node[a->child1];
-        const mbp_tree_node *c2 = &t->node[a->child2];
-        int h1 = c1->height, h2 = c2->height;
-        if (c1->height == FREE_MARK || c2->height == FREE_MARK || c1->parent != n ||
-            c2->parent != n || a->height != 1 + (h1 > h2 ? h1 : h2) || h1 - h2 > 1 ||
-            h2 - h1 > 1 || !inside(&a->box, &c1->box) || !inside(&a->box, &c2->box)) {
-            return false;
-        }
-    }
-    for (uint32_t i = 0; i < MBP_MAX_BODIES; i++) {
-        bodies += t->leaf[i] != NUL ? 1u : 0u;
-    }
-    for (uint16_t n = t->free_head; n != NUL && free_count <= MBP_TREE_NODES; n = t->node[n].parent) {
-        if (n >= MBP_TREE_NODES || t->node[n].height != FREE_MARK) {
-            return false;
-        }
-        free_count++;
-    }
-    return leaves == bodies && used == (leaves == 0u ? 0u : 2u * leaves - 1u) &&
-           free_count == MBP_TREE_NODES - used && (t->root == NUL) == (used == 0u) &&
-           mbp__tree_height(t) <= MBP_TREE_HEIGHT_MAX;
 }
 
 #endif /* MBP_WITH_TREE */

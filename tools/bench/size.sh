@@ -52,7 +52,7 @@ sources() { # "on backends" -> sources
     for f in $libsrc; do
         keep=1
         for b in $all; do
-            case " $1 " in *" $b "*) ;; *) [ "$f" = "lib/mbp_$b.c" ] && keep=0 ;; esac
+            case " $1 " in *" $b "*) ;; *) case $f in lib/mbp_$b.c|lib/mbp_${b}_*.c) keep=0 ;; esac ;; esac
         done
         case " $1 " in *" grid "*|*" hash "*|*" hgrid "*) ;; *) [ "$f" = lib/mbp_cells.c ] && keep=0 ;; esac
         [ $keep = 1 ] && src="$src $f"

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: MIT */
+/* mbp_tree_nodes.h: the tree backend's node pool and structure (internal), shared by the backend
+ * (mbp_tree.c: fat boxes, walks, pairs, the hooks) and the structure (mbp_tree_nodes.c:
+ * insertion, removal, rotations, the validity check). The state itself: mbp_tree.h.
+ */
+#ifndef MBP_TREE_NODES_H
+#define MBP_TREE_NODES_H
+
+#include "mbp_bp.h"
+
+#if MBP_WITH_TREE
+
+#define MBP__TREE_FREE 0xFFu /* the height of a free node */
+
+/* ---- boxes ---- */
+
+MBP__HOT bool mbp__tree_ov(const mbp_aabb *a, const mbp_aabb *b)
+{
+    for (int k = 0; k < MBP_DIM; k++) {
+        if (a->max[k] < b->min[k] || b->max[k] < a->min[k]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+MBP__HOT void mbp__tree_unite(const mbp_aabb *a, const mbp_aabb *b, mbp_aabb *out)
+{
+    for (int k = 0; k < MBP_DIM; k++) {
+        out->min[k] = a->min[k] < b->min[k] ? a->min[k] : b->min[k];
+        out->max[k] = a->max[k] > b->max[k] ? a->max[k] : b->max[k];
+    }
+}
+
+MBP__HOT bool mbp__tree_inside(const mbp_aabb *outer, const mbp_aabb *inner)
+{
+    for (int k = 0; k < MBP_DIM; k++) {
+        if (inner->min[k] < outer->min[k] || inner->max[k] > outer->max[k]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* ---- the node pool: a free list through the parent links ---- */
+
+MBP__HOT uint16_t mbp__tree_alloc_node(mbp_tree_state *t)
+{
+    uint16_t n = t->free_head;
+    MBP__ASSERT(n != MBP_TREE_NULL); /* 2N-1 nodes always suffice for N leaves */
+    t->free_head = t->node[n].parent;
+    return n;
+}
+
+MBP__HOT void mbp__tree_free_node(mbp_tree_state *t, uint16_t n)
+{
+    t->node[n].height = MBP__TREE_FREE;
+    t->node[n].parent = t->free_head;
+    t->free_head = n;
+}
+
+/* ---- the structure (mbp_tree_nodes.c) ---- */
+
+/* Inserts the leaf, descending from node s (the root, or a node whose box held the leaf's box
+ * before a removal: a local re-insertion). */
+void mbp__tree_insert_leaf(mbp_tree_state *t, uint16_t leaf, uint16_t s);
+
+/* Takes the leaf out of the tree (its node stays allocated: the caller frees or re-inserts it). */
+void mbp__tree_remove_leaf(mbp_tree_state *t, uint16_t leaf);
+
+#endif /* MBP_WITH_TREE */
+
+#endif /* MBP_TREE_NODES_H */

@@ -10,7 +10,7 @@
  *     capsules of radius r (a nearest point on the other two edges is covered by the box).
  * Every point of the union is in the RSS and every point of the RSS in the union, so the RSS
  * overlaps a shape if and only if one part does, and each part's test is exact (mbp_obb.c,
- * mbp_sat.c, mbp_capsule.c, mbp_kdop.c): the RSS's test is exact too, with the same rounding.
+ * mbp_sat.c, mbp_capsule.c, mbp_kdop_vs.c): the RSS's test is exact too, with the same rounding.
  * Two RSS: every part of one against every part of the other (3 x 3 in 2D, 5 x 5 in 3D). The
  * parts are made one at a time (a prepared shape is up to 136 bytes: the stack stays at two).
  *

@@ -364,7 +364,7 @@ void mbp__span(const mbp__prep *p, const mbp__axis *L, const mbp_scalar *o, mbp_
         frame_span(&p->u.f, L, o, lo, hi);
         break;
 #if MBP_WITH_KDOP && MBP_DIM == 2
-    case MBP__P_KDOP: /* (3D k-DOPs project their own way: mbp_kdop.c) */
+    case MBP__P_KDOP: /* (3D k-DOPs project their own way: mbp_kdop_vs.c) */
         mbp__kdop_span(&p->u.k, L, o, lo, hi);
         break;
 #endif

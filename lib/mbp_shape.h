@@ -39,11 +39,11 @@
  *   - Local coordinates in a frame (axis construction only), scaled by 2^30: three products below
  *     2^30 (1 + 2^-10) * 2^31, so |t| < 1.51 * 2^62. Cross products take inputs scaled down to
  *     |.| <= 2^30 first (mbp__wnorm()), so each component is below 2^61.
- *   - 3D k-DOP against a box or k-DOP (mbp_kdop.c, meet()): a box's diagonal bounds are sums of
+ *   - 3D k-DOP against a box or k-DOP (mbp_kdop_vs.c, meet()): a box's diagonal bounds are sums of
  *     three coordinates, below 3 * 2^30; the intersection's bounds, once they do not cross, lie
  *     between the k-DOP's, so they are coordinates again, and tightening them sums three terms
  *     of at most 4 (2^30 - 1) (in doubled units, exact).
- *   - 3D k-DOP vertices (mbp_kdop.c, kverts_build()): relative to the centre c of the k-DOP's
+ *   - 3D k-DOP vertices (mbp_kdop_vs.c, kverts_build()): relative to the centre c of the k-DOP's
  *     box (|c| < 2^30), with the diagonal bounds clamped into the box's, every bound b is within
  *     3 (2^30 - 1). A vertex is (1/d) sum_i f_i b_i e_i over 3 of them, d in {1, 2}, |f_i| <= 2,
  *     e_i a 0/+-1 edge direction: doubled, an exact integer, a candidate's coordinates below
@@ -166,7 +166,7 @@ bool mbp__frame_frame(const mbp__prep *a, const mbp__prep *b);   /* mbp_obb.c */
 bool mbp__seg_frame(const mbp__prep *s, const mbp__prep *f);     /* mbp_sat.c */
 bool mbp__seg_seg(const mbp__prep *a, const mbp__prep *b);       /* mbp_capsule.c */
 
-/* ---- mbp_kdop.c ---- */
+/* ---- mbp_kdop.c, mbp_kdop_vs.c ---- */
 #if MBP_WITH_KDOP
 /* p = k ready for the tests: in 2D tightened first (exact, and the vertices need it), in 3D
  * taken as given (the 3D tests are exact with any bounds; the world stores k-DOPs tightened). */

@@ -26,22 +26,17 @@
  * checks the others by position, so any sequence of adjacent swaps keeps it.
  * Jumps: a moved body whose min would pass at least MBP_SAP_JUMP (32) endpoints of axis 0 (looked
  * at only when the min moves farther than the body's extent: coherent motion pays a load and a
- * compare) is not sorted but taken out and put back: its candidates end (mbp__sink_end for
- * each body its stored box overlaps, found like a query: the bodies whose min lies between its
- * endpoints on axis 0, or within ext below its min with the max above it), its endpoints go to
- * where binary search puts them on every axis, the endpoints between shifting by one place (two
- * where both of its endpoints pass them) with their positions, no overlap test; then its new
- * candidates begin, found the same way. The invariant holds before and after, so a jump may come
- * between any two swaps. When few bodies moved, a jumper jumps in its turn; when many did, the
- * jumpers (up to MBP_SAP_JUMPS) keep their old values during the sort passes and jump after them,
- * when every axis is sorted; more than that are sorted like the others. New bodies jump too
- * (their placeholders lie above every value). A jump costs O(log n + shifted + window); it counts
- * as one swap per 32 endpoints shifted, plus one, against the budget (a shift is a few
- * instructions; at 1024 bodies a rebuild costs about as much as 300 jumps).
+ * compare) is not sorted but taken out and put back by block moves (mbp_sap_jump.c, which says
+ * how). When few bodies moved, a jumper jumps in its turn; when many did, the jumpers (up to
+ * MBP_SAP_JUMPS) keep their old values during the sort passes and jump after them, when every
+ * axis is sorted; more than that are sorted like the others. New bodies jump too (their
+ * placeholders lie above every value).
  * Cost per update: O(m + s) for m moved bodies and s swaps in the first way, O(n + s) in the
  * second (chosen only when m >= n/16, so also O(m + s)); coherent motion makes s about the number
  * of endpoints passed, usually a few per moved body. Swaps that cross no pair on the other axes
- * cost about 10 instructions, with no call. Worst case: the swaps are counted, and once they
+ * cost about 15 instructions on the Cortex-M4, with no call; an endpoint of a moved body that
+ * stays between its neighbours costs a few loads and compares, one that passes any, one call (a
+ * sort loop per axis and direction, out of line). Worst case: the swaps are counted, and once they
  * exceed the budget the update stops and rebuilds: every endpoint re-read, DIM heap sorts of 2n
  * endpoints (no recursion) and one sweep of axis 0 reporting every pair that overlaps on all axes
  * (mbp__sink_full_frame(out, true)): O(n log n + k0), k0 the pairs overlapping on axis 0. The budget is
@@ -64,7 +59,7 @@
  * to its border: still exact, only slower if many are there.
  */
 #include <float.h>
-#include "mbp_bp.h"
+#include "mbp_sap_run.h"
 
 #if MBP_WITH_SAP
 
@@ -86,21 +81,17 @@
 #endif
 
 /* The insertion sort's inner loops are inlined into each caller: on Cortex-M the call, with its
- * register saves and address set-up, costs as much as a swap. */
-#if defined(__GNUC__)
+ * register saves and address set-up, costs as much as a swap. Not forced without optimization
+ * (the coverage build, -O0): there each function keeps one copy, so that a branch is counted
+ * once, not once per caller (several callers pass a constant axis). */
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
 #define HOT static inline __attribute__((always_inline))
 #else
 #define HOT static inline
 #endif
 
-typedef struct {
-    const mbp__bodies *v; /* the bodies: their boxes, flags and the moved ones */
-    mbp__sink *out;       /* where candidates begin and end */
-    mbp_sap_state *s;
-    uint32_t swaps;
-    uint32_t tests;
-    uint32_t jumps;
-} run;
+typedef mbp__sap_run run; /* one update (mbp_sap_run.h) */
+
 
 /* ---- values ---- */
 
@@ -153,12 +144,32 @@ static mbp_sap_val ep_value(const mbp__bodies *v, const mbp_sap_state *s, int k,
 
 /* ---- the incremental sort ---- */
 
-/* True when bodies a and b overlap on every axis but k, by stored positions. */
-HOT bool other_axes(const mbp_sap_state *s, int k, uint32_t a, uint32_t b)
+
+/* Body a's endpoint positions on the axes other than k, which stay put while one of its endpoints
+ * moves on axis k: body b overlaps it there when, on each, b's min lies before a's max and b's
+ * max after a's min (mbp__sap_other_axes(), with a's positions loaded once). */
+typedef struct {
+    const mbp_sap_idx *pos[MBP_DIM - 1];
+    uint32_t lo[MBP_DIM - 1];
+    uint32_t hi[MBP_DIM - 1];
+} others;
+
+HOT void others_of(const mbp_sap_state *s, int k, uint32_t a, others *o)
 {
-    for (int j = 0; j < MBP_DIM; j++) {
-        const mbp_sap_idx *p = s->pos[j];
-        if (j != k && (p[2u * a] > p[2u * b + 1u] || p[2u * b] > p[2u * a + 1u])) {
+    o->pos[0] = s->pos[k == 0 ? 1 : 0];
+#if MBP_DIM == 3
+    o->pos[1] = s->pos[k == 2 ? 1 : 2];
+#endif
+    for (int n = 0; n < MBP_DIM - 1; n++) {
+        o->lo[n] = o->pos[n][2u * a];
+        o->hi[n] = o->pos[n][2u * a + 1u];
+    }
+}
+
+HOT bool meets_others(const others *o, uint32_t b)
+{
+    for (int j = 0; j < MBP_DIM - 1; j++) {
+        if (o->pos[j][2u * b] > o->hi[j] || o->pos[j][2u * b + 1u] < o->lo[j]) {
             return false;
         }
     }
@@ -167,12 +178,14 @@ HOT bool other_axes(const mbp_sap_state *s, int k, uint32_t a, uint32_t b)
 
 /* Endpoint e, at position p on axis k, takes value v and moves down into place. A min passing a
  * max starts an overlap on axis k; a max passing a min ends one. */
-HOT void sift_down(run *r, int k, uint32_t p, mbp_sap_idx e, mbp_sap_val v)
+HOT void sift_down_in(run *r, int k, uint32_t p, mbp_sap_idx e, mbp_sap_val v)
 {
     mbp_sap_state *s = r->s;
     mbp_sap_val *val = s->val[k];
     mbp_sap_idx *id = s->id[k];
     mbp_sap_idx *pos = s->pos[k];
+    others o;
+    others_of(s, k, e >> 1, &o);
     uint32_t emax = e & 1u;
     uint32_t start = p;
     for (;;) {
@@ -186,7 +199,7 @@ HOT void sift_down(run *r, int k, uint32_t p, mbp_sap_idx e, mbp_sap_val v)
         pos[f] = (mbp_sap_idx)p;
         if (((f ^ e) & 1u) != 0u) {
             r->tests++;
-            if (other_axes(s, k, e >> 1, f >> 1)) {
+            if (meets_others(&o, f >> 1u)) {
                 if (emax) {
                     mbp__sink_end(r->out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
                 } else {
@@ -203,12 +216,14 @@ HOT void sift_down(run *r, int k, uint32_t p, mbp_sap_idx e, mbp_sap_val v)
 }
 
 /* As sift_down, upwards: a max passing a min starts an overlap; a min passing a max ends one. */
-HOT void sift_up(run *r, int k, uint32_t p, mbp_sap_idx e, mbp_sap_val v)
+HOT void sift_up_in(run *r, int k, uint32_t p, uint32_t e, mbp_sap_val v)
 {
     mbp_sap_state *s = r->s;
     mbp_sap_val *val = s->val[k];
     mbp_sap_idx *id = s->id[k];
     mbp_sap_idx *pos = s->pos[k];
+    others o;
+    others_of(s, k, e >> 1, &o);
     uint32_t emax = e & 1u;
     uint32_t start = p;
     for (;;) {
@@ -222,7 +237,7 @@ HOT void sift_up(run *r, int k, uint32_t p, mbp_sap_idx e, mbp_sap_val v)
         pos[f] = (mbp_sap_idx)p;
         if (((f ^ e) & 1u) != 0u) {
             r->tests++;
-            if (other_axes(s, k, e >> 1, f >> 1)) {
+            if (meets_others(&o, f >> 1u)) {
                 if (emax) {
                     mbp__sink_begin(r->out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
                 } else {
@@ -233,33 +248,104 @@ HOT void sift_up(run *r, int k, uint32_t p, mbp_sap_idx e, mbp_sap_val v)
         p++;
     }
     val[p] = v;
-    id[p] = e;
+    id[p] = (mbp_sap_idx)e;
     pos[e] = (mbp_sap_idx)p;
     r->swaps += p - start;
 }
 
-/* Endpoint e takes value v: written in place when it stays between its neighbours (the common
- * case under coherent motion costs a few loads and no call), else sorted into place. */
-static inline void set_endpoint(run *r, int k, uint32_t e, mbp_sap_val v)
+/* The sorts of one endpoint of a moved body, out of line (the loop keeps its variables in
+ * registers, which it would not inlined into the caller), one per axis and direction, so that
+ * each finds its axis's arrays at fixed places. */
+MBP__LOOP void sift_down0(run *r, uint32_t p, uint32_t e, mbp_sap_val v)
 {
-    mbp_sap_state *s = r->s;
-    mbp_sap_val *val = s->val[k];
-    uint32_t p = s->pos[k][e];
-    mbp_sap_val old = val[p];
+    sift_down_in(r, 0, p, (mbp_sap_idx)e, v);
+}
+MBP__LOOP void sift_down1(run *r, uint32_t p, uint32_t e, mbp_sap_val v)
+{
+    sift_down_in(r, 1, p, (mbp_sap_idx)e, v);
+}
+MBP__LOOP void sift_up0(run *r, uint32_t p, uint32_t e, mbp_sap_val v)
+{
+    sift_up_in(r, 0, p, e, v);
+}
+MBP__LOOP void sift_up1(run *r, uint32_t p, uint32_t e, mbp_sap_val v)
+{
+    sift_up_in(r, 1, p, e, v);
+}
+#if MBP_DIM == 3
+MBP__LOOP void sift_down2(run *r, uint32_t p, uint32_t e, mbp_sap_val v)
+{
+    sift_down_in(r, 2, p, (mbp_sap_idx)e, v);
+}
+MBP__LOOP void sift_up2(run *r, uint32_t p, uint32_t e, mbp_sap_val v)
+{
+    sift_up_in(r, 2, p, e, v);
+}
+#endif
+
+/* Endpoint e, at position p on axis k (a constant where inlined), sorted down (or up) to v. */
+HOT void sift(run *r, int k, uint32_t p, uint32_t e, mbp_sap_val v, bool down)
+{
+    if (k == 0) {
+        if (down) {
+            sift_down0(r, p, e, v);
+        } else {
+            sift_up0(r, p, e, v);
+        }
+#if MBP_DIM == 3
+    } else if (k == 2) {
+        if (down) {
+            sift_down2(r, p, e, v);
+        } else {
+            sift_up2(r, p, e, v);
+        }
+#endif
+    } else if (down) {
+        sift_down1(r, p, e, v);
+    } else {
+        sift_up1(r, p, e, v);
+    }
+}
+
+/* Endpoint e, at position p on axis k with the value old, takes the value v: written in place
+ * when it stays between its neighbours (under coherent motion, the common case: a few loads and
+ * no call), else sorted into place. */
+HOT void set_endpoint(run *r, int k, uint32_t p, uint32_t e, mbp_sap_val old, mbp_sap_val v)
+{
+    mbp_sap_val *val = r->s->val[k];
+    const mbp_sap_idx *id = r->s->id[k];
     if (v < old) {
         mbp_sap_val pv = val[p - 1u];
-        if (pv > v || (pv == v && (s->id[k][p - 1u] & 1u) > (e & 1u))) {
-            sift_down(r, k, p, (mbp_sap_idx)e, v);
+        if (pv > v || (pv == v && (id[p - 1u] & 1u) > (e & 1u))) {
+            sift(r, k, p, e, v, true);
             return;
         }
     } else if (old < v) {
         mbp_sap_val nv = val[p + 1u];
-        if (nv < v || (nv == v && (s->id[k][p + 1u] & 1u) < (e & 1u))) {
-            sift_up(r, k, p, (mbp_sap_idx)e, v);
+        if (nv < v || (nv == v && (id[p + 1u] & 1u) < (e & 1u))) {
+            sift(r, k, p, e, v, false);
             return;
         }
     }
     val[p] = v;
+}
+
+/* Body i's endpoints on axis k, at positions a < b with the values oa and ob, take the values lo
+ * and hi. The side that grows outwards goes first, so the min never passes its own max; the
+ * first one's sort moves only endpoints beyond it, so the other keeps its position. */
+HOT void update_axis(run *r, int k, uint32_t i, uint32_t a, mbp_sap_val oa, mbp_sap_val lo,
+                     mbp_sap_val hi)
+{
+    mbp_sap_state *s = r->s;
+    uint32_t b = s->pos[k][2u * i + 1u];
+    mbp_sap_val ob = s->val[k][b];
+    if (hi > ob) {
+        set_endpoint(r, k, b, 2u * i + 1u, ob, hi);
+        set_endpoint(r, k, a, 2u * i, oa, lo);
+    } else {
+        set_endpoint(r, k, a, 2u * i, oa, lo);
+        set_endpoint(r, k, b, 2u * i + 1u, ob, hi);
+    }
 }
 
 /* True when a body's min moves from old to lo farther than its extent (hi - lo): only then can
@@ -334,25 +420,11 @@ MBP__LOOP uint32_t write_all(const mbp__bodies *v, mbp_sap_state *s)
     return held;
 }
 
-/* Body i's endpoints on axis k take the values lo and hi. The side that grows outwards goes
- * first, so the min never passes its own max. */
-static void update_axis(run *r, int k, uint32_t i, mbp_sap_val lo, mbp_sap_val hi)
-{
-    mbp_sap_state *s = r->s;
-    if (hi > s->val[k][s->pos[k][2u * i + 1u]]) {
-        set_endpoint(r, k, 2u * i + 1u, hi);
-        set_endpoint(r, k, 2u * i, lo);
-    } else {
-        set_endpoint(r, k, 2u * i, lo);
-        set_endpoint(r, k, 2u * i + 1u, hi);
-    }
-}
-
 /* Batch mode, when many bodies moved: their new values are already written in place; one
  * insertion sort pass over the axis moves each endpoint that is out of order down into place,
- * with the same swaps and events as sift_down. An endpoint already in order costs a load and a
+ * with the same swaps and events as sift_down_in(). An endpoint already in order costs a load and a
  * compare. Returns false when the swaps exceed the budget (the caller rebuilds). */
-static bool sort_axis(run *r, int k, uint32_t budget)
+HOT bool sort_axis_in(run *r, int k, uint32_t budget)
 {
     mbp_sap_state *s = r->s;
     const mbp_sap_val *val = s->val[k];
@@ -366,7 +438,7 @@ static bool sort_axis(run *r, int k, uint32_t budget)
             continue;
         }
         /* Out of order: the sorted prefix's largest (prev) ends at p, prev stays the largest. */
-        sift_down(r, k, p, id[p], v);
+        sift_down_in(r, k, p, id[p], v);
         if (r->swaps > budget) {
             return false;
         }
@@ -374,144 +446,62 @@ static bool sort_axis(run *r, int k, uint32_t budget)
     return true;
 }
 
-/* ---- jumps: a body taken out and put back elsewhere ---- */
-
-/* The lowest min a body reaching up to v on axis 0 can have (s->ext bounds every extent there);
- * above the lower sentinel. */
-static mbp_sap_val reach_down(const mbp_sap_state *s, mbp_sap_val v)
+/* The pass of sort_axis_in() on each axis, out of line (the loop keeps its variables in
+ * registers) with the axis's arrays at fixed places. */
+MBP__LOOP bool sort_axis0(run *r, uint32_t budget)
 {
-#if MBP_SAP_QUANTIZED
-    return (mbp_sap_val)(v > s->ext ? v - s->ext : 1);
-#else
-    return mbp_add_sat(v, -s->ext);
+    return sort_axis_in(r, 0, budget);
+}
+MBP__LOOP bool sort_axis1(run *r, uint32_t budget)
+{
+    return sort_axis_in(r, 1, budget);
+}
+#if MBP_DIM == 3
+MBP__LOOP bool sort_axis2(run *r, uint32_t budget)
+{
+    return sort_axis_in(r, 2, budget);
+}
 #endif
+
+HOT bool sort_axis(run *r, int k, uint32_t budget)
+{
+#if MBP_DIM == 3
+    if (k == 2) {
+        return sort_axis2(r, budget);
+    }
+#endif
+    return k == 0 ? sort_axis0(r, budget) : sort_axis1(r, budget);
 }
 
-/* The first position in [1, n + 1] of axis k whose value is at least v (above v when after). */
-static uint32_t find(const mbp_sap_state *s, int k, mbp_sap_val v, bool after)
+/* Few moved: each moved body into place on its own (O(moved + swaps)), or by a jump. Returns
+ * true when the swaps exceed the budget or a candidate was lost (the caller rebuilds). */
+MBP__LOOP bool sort_moved(run *r, uint32_t budget)
 {
-    const mbp_sap_val *val = s->val[k];
-    uint32_t a = 1u, b = s->n + 1u;
-    while (a < b) {
-        uint32_t mid = a + (b - a) / 2u;
-        if (val[mid] < v || (after && !(v < val[mid]))) {
-            a = mid + 1u;
-        } else {
-            b = mid;
-        }
-    }
-    return a;
-}
-
-/* The len endpoints at positions from.. move, in order, to to.. (their positions follow). */
-static void slide(mbp_sap_state *s, int k, uint32_t from, uint32_t to, uint32_t len)
-{
-    mbp_sap_val *val = s->val[k];
-    mbp_sap_idx *id = s->id[k];
-    mbp_sap_idx *pos = s->pos[k];
-    if (to < from) {
-        for (uint32_t j = 0u; j < len; j++) {
-            mbp_sap_idx e = id[from + j];
-            val[to + j] = val[from + j];
-            id[to + j] = e;
-            pos[e] = (mbp_sap_idx)(to + j);
-        }
-    } else {
-        for (uint32_t j = len; j-- > 0u;) {
-            mbp_sap_idx e = id[from + j];
-            val[to + j] = val[from + j];
-            id[to + j] = e;
-            pos[e] = (mbp_sap_idx)(to + j);
-        }
-    }
-}
-
-/* Body i's endpoints on axis k, at a < b, go to where lo and hi belong: c < d, found by binary
- * search among the others. The endpoints between shift by one place, or by two where both of
- * i's pass them, in one pass. Returns the endpoints shifted. */
-static uint32_t jump_axis(mbp_sap_state *s, int k, uint32_t i, mbp_sap_val lo, mbp_sap_val hi)
-{
-    uint32_t a = s->pos[k][2u * i], b = s->pos[k][2u * i + 1u];
-    uint32_t tl = find(s, k, lo, false), th = find(s, k, hi, true);
-    /* Ranks among the other endpoints: i's own old ones do not count. */
-    uint32_t c = tl - (a < tl ? 1u : 0u) - (b < tl ? 1u : 0u);
-    uint32_t d = th - (a < th ? 1u : 0u) - (b < th ? 1u : 0u) + 1u;
-    uint32_t moved;
-    if (c >= a && d >= b && c >= b) { /* up, the min past the old max */
-        slide(s, k, a + 1u, a, b - a - 1u);
-        slide(s, k, b + 1u, b - 1u, c + 1u - b);
-        slide(s, k, c + 2u, c + 1u, d - c - 1u);
-        moved = d - a - 1u;
-    } else if (c <= a && d <= b && d <= a) { /* down, the max past the old min */
-        slide(s, k, a + 1u, a + 2u, b - a - 1u);
-        slide(s, k, d - 1u, d + 1u, a + 1u - d);
-        slide(s, k, c, c + 1u, d - c - 1u);
-        moved = b - c - 1u;
-    } else { /* each end on its own: the endpoints between them stay */
-        if (c > a) {
-            slide(s, k, a + 1u, a, c - a);
-        } else {
-            slide(s, k, c, c + 1u, a - c);
-        }
-        if (d > b) {
-            slide(s, k, b + 1u, b, d - b);
-        } else {
-            slide(s, k, d, d + 1u, b - d);
-        }
-        moved = (c > a ? c - a : a - c) + (d > b ? d - b : b - d);
-    }
-    s->val[k][c] = lo;
-    s->id[k][c] = (mbp_sap_idx)(2u * i);
-    s->pos[k][2u * i] = (mbp_sap_idx)c;
-    s->val[k][d] = hi;
-    s->id[k][d] = (mbp_sap_idx)(2u * i + 1u);
-    s->pos[k][2u * i + 1u] = (mbp_sap_idx)d;
-    return moved;
-}
-
-/* Every body whose endpoint positions overlap body i's on every axis: their pairs begin (or end).
- * On axis 0 these are the bodies whose min lies between i's endpoints, and those whose min lies
- * below i's min, within s->ext of it, and whose max lies above it. Axis 0 must be sorted. */
-static void jump_pairs(run *r, uint32_t i, bool begin)
-{
-    const mbp_sap_state *s = r->s;
-    const mbp_sap_val *val = s->val[0];
-    const mbp_sap_idx *id = s->id[0];
-    const mbp_sap_idx *pos = s->pos[0];
-    uint32_t a = pos[2u * i], b = pos[2u * i + 1u];
-    mbp_sap_val from = reach_down(s, val[a]);
-    uint32_t q = a;
-    while (!(val[q - 1u] < from)) { /* the lower sentinel stops it */
-        q--;
-    }
-    for (; q < b; q++) {
-        mbp_sap_idx f = id[q];
-        if ((f & 1u) != 0u || pos[f + 1u] <= a || q == a) {
+    const mbp__bodies *v = r->v;
+    mbp_sap_state *s = r->s;
+    for (uint32_t d = 0u; d < v->moved_count; d++) {
+        uint16_t i = v->moved[d];
+        if (!mbp__in(v, i)) {
             continue;
         }
-        r->tests++;
-        if (other_axes(s, 0, i, f >> 1)) {
-            if (begin) {
-                mbp__sink_begin(r->out, (uint16_t)i, (uint16_t)(f >> 1));
-            } else {
-                mbp__sink_end(r->out, (uint16_t)i, (uint16_t)(f >> 1));
+        mbp_sap_val lo[MBP_DIM], hi[MBP_DIM];
+        box_values(s, &v->box[i], lo, hi);
+        uint32_t a = s->pos[0][2u * i];
+        mbp_sap_val oa = s->val[0][a];
+        if (far(oa, lo[0], hi[0]) && jumps(s, a, lo[0])) {
+            mbp__sap_jump(r, i, lo, hi);
+        } else {
+            update_axis(r, 0, i, a, oa, lo[0], hi[0]);
+            for (int k = 1; k < MBP_DIM; k++) {
+                a = s->pos[k][2u * i];
+                update_axis(r, k, i, a, s->val[k][a], lo[k], hi[k]);
             }
         }
+        if (r->swaps > budget || r->out->ps->lost != 0u) {
+            return true;
+        }
     }
-}
-
-/* Body i jumps to the values lo and hi: its pairs end, its endpoints move by block moves on
- * every axis, its new pairs begin. The work counts as one swap per 32 endpoints shifted. */
-static void jump(run *r, uint32_t i, const mbp_sap_val *lo, const mbp_sap_val *hi)
-{
-    uint32_t moved = 0u;
-    jump_pairs(r, i, false);
-    for (int k = 0; k < MBP_DIM; k++) {
-        moved += jump_axis(r->s, k, i, lo[k], hi[k]);
-    }
-    jump_pairs(r, i, true);
-    r->swaps += moved / 32u + 1u;
-    r->jumps++;
+    return false;
 }
 
 /* Drops the endpoints of removed bodies; the others keep their order. */
@@ -627,7 +617,7 @@ static void rebuild(run *r)
                 continue;
             }
             r->tests++;
-            if (other_axes(s, 0, e >> 1, f >> 1)) {
+            if (mbp__sap_other_axes(s, 0, e >> 1, f >> 1)) {
                 uint32_t before = out->ps->lost;
                 mbp__sink_begin(out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
                 if (out->ps->lost != before) {
@@ -753,28 +743,11 @@ mbp_status mbp__sap_update(mbp_sap_state *s, const mbp__bodies *v, mbp__sink *ou
             for (uint32_t j = 0u; j < held && !full; j++) {
                 mbp_sap_val lo[MBP_DIM], hi[MBP_DIM];
                 box_values(s, &v->box[s->jump[j]], lo, hi);
-                jump(&r, s->jump[j], lo, hi);
+                mbp__sap_jump(&r, s->jump[j], lo, hi);
                 full = r.swaps > budget || out->ps->lost != 0u;
             }
         } else {
-            /* Few moved: each into place on its own (O(moved + swaps)), or by a jump. */
-            for (uint32_t d = 0u; d < v->moved_count && !full; d++) {
-                uint16_t i = v->moved[d];
-                if (!mbp__in(v, i)) {
-                    continue;
-                }
-                mbp_sap_val lo[MBP_DIM], hi[MBP_DIM];
-                box_values(s, &v->box[i], lo, hi);
-                uint32_t p = s->pos[0][2u * i];
-                if (far(s->val[0][p], lo[0], hi[0]) && jumps(s, p, lo[0])) {
-                    jump(&r, i, lo, hi);
-                } else {
-                    for (int k = 0; k < MBP_DIM; k++) {
-                        update_axis(&r, k, i, lo[k], hi[k]);
-                    }
-                }
-                full = r.swaps > budget || out->ps->lost != 0u;
-            }
+            full = sort_moved(&r, budget);
         }
     }
     if (full) {
@@ -798,7 +771,7 @@ void mbp__sap_query(const mbp_sap_state *s, const mbp__bodies *v, const mbp_aabb
     }
     const mbp_sap_val *val = s->val[0];
     const mbp_sap_idx *id = s->id[0];
-    uint32_t a = find(s, 0, reach_down(s, lo[0]), false);
+    uint32_t a = mbp__sap_find(s, 0, mbp__sap_reach_down(s, lo[0]), false);
     for (uint32_t p = a; p <= s->n && !(hi[0] < val[p]); p++) {
         mbp_sap_idx e = id[p];
         if (e & 1u) {

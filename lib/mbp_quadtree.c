@@ -302,10 +302,10 @@ MBP__HOT uint16_t walk_next(const mbp_quadtree_state *s, qt_walk *w)
     uint32_t d = s->node[n].depth;
     for (;;) {
         uint32_t m = w->rem[d];
-        for (uint32_t j = 0u; m != 0u; j++, m >>= 1) {
-            if ((m & 1u) != 0u) {
+        for (uint32_t j = 0u; (m >> j) != 0u; j++) {
+            if (((m >> j) & 1u) != 0u) {
                 uint16_t k = s->node[n].kid[j];
-                w->rem[d] = (uint8_t)((m >> 1) << (j + 1u));
+                w->rem[d] = (uint8_t)(m & ~((2u << j) - 1u)); /* the slots after j */
                 w->rem[d + 1u] = (uint8_t)kid_mask(s, k, &w->r);
                 w->n = k;
                 return k;

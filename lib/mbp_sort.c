@@ -1,23 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* mbp_sort.c: one heap sort for the four arrays the library orders, and the same max-heap for a
+/* mbp_sort.c: the heap sorts of the arrays the library orders, and the same max-heap for a
  * query that keeps only its smallest results.
  *
  * Heap sort because it is in place, O(n log n) in the worst case and needs no recursion or
- * stack: a frame with a burst of events or a query with many hits stays bounded. The element
- * kind is a switch inside less() and swap(), so there is one sift-down to read and test. Pairs
- * carry their flag bytes and, with MBP_PAIR_USER, their user slots along.
+ * stack: a frame with a burst of events or a query with many hits stays bounded. Pairs (every
+ * frame's events) have a sort of their own on their 32-bit keys, moving each element once per
+ * level (a hole, not swaps); they carry their flag bytes and, with MBP_PAIR_USER, their user
+ * slots along. The rarer kinds (query results) share one sift-down, the kind a switch inside
+ * less() and swap().
  */
 #include "mbp_bp.h"
 
-typedef enum { K_PAIRS, K_U16, K_HITS } kind;
+typedef enum { K_U16, K_HITS } kind;
 
 typedef struct {
     kind k;
-    void *a;       /* the array */
-    uint8_t *pay;  /* K_PAIRS: payload bytes moved along with the pairs, or NULL */
-#if MBP_PAIR_USER
-    uint32_t *user; /* K_PAIRS: the pairs' user slots, moved along with them too, or NULL */
-#endif
+    void *a; /* the array */
 } sortable;
 
 /* Hits by t, then by index. */
@@ -29,10 +27,6 @@ static bool hit_before(const mbp_hit *a, const mbp_hit *b)
 static bool less(const sortable *s, uint32_t i, uint32_t j)
 {
     switch (s->k) {
-    case K_PAIRS: {
-        const mbp_pair *v = (const mbp_pair *)s->a;
-        return mbp__pkey(&v[i]) < mbp__pkey(&v[j]);
-    }
     case K_U16: {
         const uint16_t *v = (const uint16_t *)s->a;
         return v[i] < v[j];
@@ -47,25 +41,6 @@ static bool less(const sortable *s, uint32_t i, uint32_t j)
 static void swap(const sortable *s, uint32_t i, uint32_t j)
 {
     switch (s->k) {
-    case K_PAIRS: {
-        mbp_pair *v = (mbp_pair *)s->a;
-        mbp_pair t = v[i];
-        v[i] = v[j];
-        v[j] = t;
-        if (s->pay != NULL) {
-            uint8_t p = s->pay[i];
-            s->pay[i] = s->pay[j];
-            s->pay[j] = p;
-        }
-#if MBP_PAIR_USER
-        if (s->user != NULL) {
-            uint32_t u = s->user[i];
-            s->user[i] = s->user[j];
-            s->user[j] = u;
-        }
-#endif
-        break;
-    }
     case K_U16: {
         uint16_t *v = (uint16_t *)s->a;
         uint16_t t = v[i];
@@ -129,17 +104,131 @@ static void heap_sort(const sortable *s, uint32_t n)
     }
 }
 
+/* ---- pairs ---- */
+
+typedef struct {
+    mbp_pair *p;
+    uint8_t *pay; /* or NULL */
+#if MBP_PAIR_USER
+    uint32_t *user; /* or NULL */
+#endif
+} pairs;
+
+/* One element out of the arrays, with its key. */
+typedef struct {
+    mbp_pair p;
+    uint32_t key;
+    uint8_t pay;
+#if MBP_PAIR_USER
+    uint32_t user;
+#endif
+} elem;
+
+static elem get(const pairs *s, uint32_t i)
+{
+    elem e;
+    e.p = s->p[i];
+    e.key = mbp__pkey(&e.p);
+    e.pay = s->pay != NULL ? s->pay[i] : 0u;
+#if MBP_PAIR_USER
+    e.user = s->user != NULL ? s->user[i] : 0u;
+#endif
+    return e;
+}
+
+static void set(const pairs *s, uint32_t i, const elem *e)
+{
+    s->p[i] = e->p;
+    if (s->pay != NULL) {
+        s->pay[i] = e->pay;
+    }
+#if MBP_PAIR_USER
+    if (s->user != NULL) {
+        s->user[i] = e->user;
+    }
+#endif
+}
+
+static void move(const pairs *s, uint32_t to, uint32_t from)
+{
+    s->p[to] = s->p[from];
+    if (s->pay != NULL) {
+        s->pay[to] = s->pay[from];
+    }
+#if MBP_PAIR_USER
+    if (s->user != NULL) {
+        s->user[to] = s->user[from];
+    }
+#endif
+}
+
+/* Puts x into the max-heap p[0..n) whose root, at hole, is free: the larger child moves up into
+ * the hole until x is not below it. */
+static void sift_pair(const pairs *s, uint32_t hole, uint32_t n, const elem *x)
+{
+    const mbp_pair *p = s->p;
+    for (;;) {
+        uint32_t child = 2u * hole + 1u;
+        if (child >= n) {
+            break;
+        }
+        uint32_t kc = mbp__pkey(&p[child]);
+        if (child + 1u < n) {
+            uint32_t k2 = mbp__pkey(&p[child + 1u]);
+            if (kc < k2) {
+                child++;
+                kc = k2;
+            }
+        }
+        if (x->key >= kc) {
+            break;
+        }
+        move(s, hole, child);
+        hole = child;
+    }
+    set(s, hole, x);
+}
+
+
+static void sort_pairs(const pairs *s, uint32_t n)
+{
+    if (n <= SMALL_SORT) {
+        for (uint32_t i = 1u; i < n; i++) {
+            elem x = get(s, i);
+            uint32_t j = i;
+            for (; j > 0u && mbp__pkey(&s->p[j - 1u]) > x.key; j--) {
+                move(s, j, j - 1u);
+            }
+            set(s, j, &x);
+        }
+        return;
+    }
+    for (uint32_t i = n / 2u; i-- > 0u;) {
+        elem x = get(s, i);
+        sift_pair(s, i, n, &x);
+    }
+    for (uint32_t end = n - 1u; end > 0u; end--) {
+        elem x = get(s, end); /* the last leaf leaves; the root, the largest, takes its place */
+        move(s, end, 0u);
+        sift_pair(s, 0u, end, &x);
+    }
+}
+
 void mbp__sort_pairs(mbp_pair *p, uint8_t *payload, uint32_t n)
 {
-    sortable s = {.k = K_PAIRS, .a = p, .pay = payload};
-    heap_sort(&s, n);
+#if MBP_PAIR_USER
+    pairs s = {p, payload, NULL};
+#else
+    pairs s = {p, payload};
+#endif
+    sort_pairs(&s, n);
 }
 
 #if MBP_PAIR_USER
 void mbp__sort_pairs_user(mbp_pair *p, uint8_t *payload, uint32_t *user, uint32_t n)
 {
-    sortable s = {.k = K_PAIRS, .a = p, .pay = payload, .user = user};
-    heap_sort(&s, n);
+    pairs s = {p, payload, user};
+    sort_pairs(&s, n);
 }
 #endif
 

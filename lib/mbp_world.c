@@ -363,18 +363,18 @@ mbp_status mbp_move_box(mbp_world *w, mbp_body h, const mbp_aabb *box)
 MBP__LOOP mbp_status move_list(mbp_world *w, uint32_t n, const mbp_body *bodies,
                                const mbp_aabb *boxes, uint32_t *done)
 {
-    /* Pointers walk the inputs (no index beside them): with the arrays' bases that is fewer
-     * live values than the Cortex-M has registers, so the loop spills nothing. */
+    /* The arrays' bases and the list's length in registers; each handle is read where it lies
+     * (no copy kept for the slow path): fewer live values, so the loop spills less. */
     uint8_t *flags = w->flags;
     const uint16_t *gen = w->gen;
     mbp_aabb *box = w->box;
     uint16_t *dirty = w->dirty;
-    uint16_t *tail = &w->dirty[w->dirty_count];
-    const mbp_body *h = bodies;
-    const mbp_body *const end = bodies + n;
-    const mbp_aabb *b = boxes;
+    uint32_t dc = w->dirty_count;
     mbp_status st = MBP_OK;
-    for (; h != end; h++, b++) {
+    uint32_t j = 0u;
+    for (; j < n; j++) {
+        const mbp_body *h = &bodies[j];
+        const mbp_aabb *b = &boxes[j];
         uint32_t i = (uint32_t)h->slot1 - 1u; /* the null handle wraps past MBP_MAX_BODIES */
         uint32_t f = i < (uint32_t)MBP_MAX_BODIES ? flags[i] : 0u;
         if ((f & (MBP__LIVE | MBP__DYING | MBP__VOLUME)) == MBP__LIVE && gen[i] == h->gen &&
@@ -382,19 +382,20 @@ MBP__LOOP mbp_status move_list(mbp_world *w, uint32_t n, const mbp_body *bodies,
             box[i] = *b;
             if ((f & MBP__DIRTY) == 0u) {
                 flags[i] = (uint8_t)(f | MBP__DIRTY);
-                *tail++ = (uint16_t)i;
+                dirty[dc] = (uint16_t)i;
+                dc++;
             }
         } else {
-            w->dirty_count = (uint16_t)(tail - dirty);
+            w->dirty_count = (uint16_t)dc;
             st = move_box(w, *h, b);
-            tail = &dirty[w->dirty_count];
+            dc = w->dirty_count;
             if (st != MBP_OK) {
                 break;
             }
         }
     }
-    w->dirty_count = (uint16_t)(tail - dirty);
-    *done = (uint32_t)(h - bodies);
+    w->dirty_count = (uint16_t)dc;
+    *done = j;
     return st;
 }
 

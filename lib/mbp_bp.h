@@ -243,8 +243,14 @@ void mbp__pairs_clear(mbp_pairset *ps);
 int32_t mbp__pairs_find(const mbp_pairset *ps, uint32_t key);
 /* Inserts key with flag; returns its dense index, or -1 when full (ps->lost counts it). */
 int32_t mbp__pairs_insert(mbp_pairset *ps, uint32_t key, uint8_t flag);
+/* The hash slot s holding key, or the empty slot where it would go: ps->slot[s] is the key's
+ * dense index + 1, or 0 when it is not stored. */
+uint32_t mbp__pairs_probe(const mbp_pairset *ps, uint32_t key);
 /* Removes the entry at dense index k; the last entry moves into k. */
 void mbp__pairs_remove_at(mbp_pairset *ps, uint32_t k);
+/* The same for the entry of hash slot s (a probe's result that holds one), without probing for
+ * it again. */
+void mbp__pairs_remove_slot(mbp_pairset *ps, uint32_t s);
 /* Moves the hits (MBP__HIT) in front of the other entries, in O(count). */
 void mbp__pairs_split(mbp_pairset *ps);
 /* Splits, sorts the hits and the rest each by key, and rebuilds the index. */

@@ -2,29 +2,48 @@
 /* mbp_pairs.c: the fixed-capacity pair set, and the sink backends report into (mbp_bp.h).
  *
  * Pairs live in a dense array (walked in order, removed by moving the last entry into the hole)
- * indexed by an open-addressing hash table with linear probing. The table has at least twice as
- * many slots as the set can hold entries, so probes stay short (load factor <= 1/2). Deletion
- * shifts the following cluster back instead of leaving tombstones, so the table never degrades
- * and its layout depends only on the sequence of inserts and removes: the same on every CPU.
+ * indexed by an open-addressing hash table with linear probing. The table has 1.5 times as many
+ * slots as the set can hold entries (MBP_PAIR_HASH_SIZE), so a full set loads it to 2/3 and the
+ * usual set, far below its capacity, much less. Deletion shifts the following cluster back
+ * instead of leaving tombstones, so the table never degrades and its layout depends only on the
+ * sequence of inserts and removes: the same on every CPU.
  */
 #include "mbp_bp.h"
 
-#define HASH_MASK ((uint32_t)(MBP_PAIR_HASH_SIZE - 1))
+#define HASH_SIZE ((uint32_t)MBP_PAIR_HASH_SIZE)
 
-static uint32_t home(uint32_t key)
+static uint32_t home(uint32_t w)
 {
-    /* Fibonacci hashing: the top bits of key * 2^32/phi spread neighbouring indices apart. */
-    return (uint32_t)(key * 2654435761u) >> (32 - MBP_PAIR_HASH_BITS);
+    /* Fibonacci hashing: the top 16 bits of w * 2^32/phi spread neighbouring indices apart.
+     * Range reduction by a multiply instead of a power-of-two mask: h * HASH_SIZE / 2^16, in two
+     * parts so that no product overflows 32 bits (for a table of at most 2^16 slots the first
+     * part is 0 and the compiler drops it: one 16x16->32 multiply, which the Cortex-M0 has). */
+    uint32_t h = (uint32_t)(w * 2654435761u) >> 16;
+    return h * (HASH_SIZE >> 16) + ((h * (HASH_SIZE & 0xFFFFu)) >> 16);
 }
 
-static uint32_t key_at(const mbp_pairset *ps, uint32_t k)
+/* The slot after s, cyclically. */
+static uint32_t next_slot(uint32_t s)
 {
-    return mbp__pkey(&ps->pair[k]);
+    return s + 1u == HASH_SIZE ? 0u : s + 1u;
+}
+
+/* The table hashes a pair as one word with b in the high half, not as its key (a in the high
+ * half): on a little-endian CPU that word is the pair's own 4 bytes, so a probe compares it with
+ * one load. */
+static uint32_t word_at(const mbp_pairset *ps, uint32_t k)
+{
+    return (uint32_t)ps->pair[k].b << 16 | ps->pair[k].a;
+}
+
+static uint32_t word_of(uint32_t key)
+{
+    return key << 16 | key >> 16;
 }
 
 void mbp__pairs_clear(mbp_pairset *ps)
 {
-    for (uint32_t i = 0; i < (uint32_t)MBP_PAIR_HASH_SIZE; i++) {
+    for (uint32_t i = 0; i < HASH_SIZE; i++) {
         ps->slot[i] = 0;
     }
     ps->count = 0;
@@ -37,17 +56,28 @@ void mbp__pairs_clear(mbp_pairset *ps)
     ps->log_count = 0u;
 }
 
-/* The slot holding key, or the empty slot where it would go. */
-static uint32_t probe(const mbp_pairset *ps, uint32_t key)
+/* The slot holding the pair of word w, or the empty slot where it would go; inlined into the
+ * set's own callers (a call costs as much as the hash). */
+MBP__HOT uint32_t probe_word(const mbp_pairset *ps, uint32_t w)
 {
-    uint32_t s = home(key);
+    uint32_t s = home(w);
     for (;;) {
         mbp_pidx e = ps->slot[s];
-        if (e == 0 || key_at(ps, e - 1u) == key) {
+        if (e == 0 || word_at(ps, e - 1u) == w) {
             return s;
         }
-        s = (s + 1u) & HASH_MASK;
+        s = next_slot(s);
     }
+}
+
+MBP__HOT uint32_t probe(const mbp_pairset *ps, uint32_t key)
+{
+    return probe_word(ps, word_of(key));
+}
+
+uint32_t mbp__pairs_probe(const mbp_pairset *ps, uint32_t key)
+{
+    return probe(ps, key);
 }
 
 int32_t mbp__pairs_find(const mbp_pairset *ps, uint32_t key)
@@ -83,12 +113,12 @@ static void erase_slot(mbp_pairset *ps, uint32_t s)
     uint32_t hole = s;
     uint32_t j = s;
     for (;;) {
-        j = (j + 1u) & HASH_MASK;
+        j = next_slot(j);
         mbp_pidx e = ps->slot[j];
         if (e == 0) {
             break;
         }
-        uint32_t h = home(key_at(ps, e - 1u));
+        uint32_t h = home(word_at(ps, e - 1u));
         /* Entry at j may move to hole unless its home lies cyclically in (hole, j]. */
         bool stays = (hole <= j) ? (hole < h && h <= j) : (hole < h || h <= j);
         if (!stays) {
@@ -102,16 +132,23 @@ static void erase_slot(mbp_pairset *ps, uint32_t s)
 void mbp__pairs_remove_at(mbp_pairset *ps, uint32_t k)
 {
     MBP__ASSERT(k < ps->count);
-    erase_slot(ps, probe(ps, key_at(ps, k)));
+    mbp__pairs_remove_slot(ps, probe_word(ps, word_at(ps, k)));
+}
+
+void mbp__pairs_remove_slot(mbp_pairset *ps, uint32_t s)
+{
+    MBP__ASSERT(s < HASH_SIZE && ps->slot[s] != 0u);
+    uint32_t k = (uint32_t)ps->slot[s] - 1u;
+    erase_slot(ps, s);
     uint32_t last = ps->count - 1u;
     if (k != last) {
-        uint32_t s = probe(ps, key_at(ps, last));
+        uint32_t at = probe_word(ps, word_at(ps, last));
         ps->pair[k] = ps->pair[last];
         ps->flag[k] = ps->flag[last];
 #if MBP_PAIR_USER
         ps->user[k] = ps->user[last];
 #endif
-        ps->slot[s] = (mbp_pidx)(k + 1u);
+        ps->slot[at] = (mbp_pidx)(k + 1u);
     }
     ps->count = last;
 }
@@ -119,8 +156,8 @@ void mbp__pairs_remove_at(mbp_pairset *ps, uint32_t k)
 /* Swaps the entries at dense indices i and j, and their hash slots. */
 static void swap_at(mbp_pairset *ps, uint32_t i, uint32_t j)
 {
-    uint32_t si = probe(ps, key_at(ps, i));
-    uint32_t sj = probe(ps, key_at(ps, j));
+    uint32_t si = probe_word(ps, word_at(ps, i));
+    uint32_t sj = probe_word(ps, word_at(ps, j));
     mbp_pair p = ps->pair[i];
     uint8_t f = ps->flag[i];
     ps->pair[i] = ps->pair[j];
@@ -168,11 +205,11 @@ void mbp__pairs_sort(mbp_pairset *ps)
     mbp__sort_pairs(ps->pair, ps->flag, ps->hits);
     mbp__sort_pairs(&ps->pair[ps->hits], &ps->flag[ps->hits], ps->count - ps->hits);
 #endif
-    for (uint32_t i = 0; i < (uint32_t)MBP_PAIR_HASH_SIZE; i++) {
+    for (uint32_t i = 0; i < HASH_SIZE; i++) {
         ps->slot[i] = 0;
     }
     for (uint32_t k = 0; k < ps->count; k++) {
-        ps->slot[probe(ps, key_at(ps, k))] = (mbp_pidx)(k + 1u);
+        ps->slot[probe_word(ps, word_at(ps, k))] = (mbp_pidx)(k + 1u);
     }
 }
 
@@ -238,13 +275,14 @@ void mbp__sink_end(mbp__sink *out, uint16_t a, uint16_t b)
 {
     mbp_pairset *ps = out->ps;
     uint32_t key = mbp__key(a, b);
-    int32_t k = mbp__pairs_find(ps, key);
-    if (k < 0) {
+    uint32_t s = probe(ps, key);
+    if (ps->slot[s] == 0u) {
         return;
     }
+    uint32_t k = (uint32_t)ps->slot[s] - 1u;
     ps->touched = 1u;
     if ((ps->flag[k] & MBP__PREV) == 0u) {
-        mbp__pairs_remove_at(ps, (uint32_t)k); /* no end event to give: gone at once */
+        mbp__pairs_remove_slot(ps, s); /* no end event to give: gone at once */
     } else if ((ps->flag[k] & MBP__CAND) != 0u) {
         ps->flag[k] &= (uint8_t)~MBP__CAND; /* the world's update ends it */
         ps->dropped = 1u;

@@ -653,14 +653,15 @@ static uint32_t apply_log(mbp_world *w)
     uint32_t hits = ps->hits;
     for (uint32_t j = 0; j < ps->log_count; j++) {
         uint32_t key = ps->log[j];
-        int32_t k = mbp__pairs_find(ps, key);
-        if (k < 0) {
+        uint32_t s = mbp__pairs_probe(ps, key);
+        if (ps->slot[s] == 0u) {
             continue; /* started and ended in this update: no event */
         }
+        uint32_t k = (uint32_t)ps->slot[s] - 1u;
         uint8_t f = ps->flag[k];
         if ((f & MBP__CAND) == 0u) { /* overlapped (PREV: uncandidate() kept it), ended now */
-            push_event(w, key, (uint32_t)k, false);
-            mbp__pairs_remove_at(ps, (uint32_t)k);
+            push_event(w, key, k, false);
+            mbp__pairs_remove_slot(ps, s); /* found: no second probe */
             hits--;
         } else {
             if ((f & MBP__PREV) == 0u) {

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: MIT */
+/* test_pairs.c: the pair set on its own (mbp_pairs.c): its hash index, 1.5 slots per pair and no
+ * power of two, finds every stored pair at any load, the full one included, across removals that
+ * shift clusters back (over the table's end, where a cluster wraps). */
+#include "mbp_bp.h"
+#include "test_util.h"
+
+static mbp_pairset g_ps;
+
+/* The k-th of a fixed sequence of distinct keys, spread as body pairs are (a < b). */
+static uint32_t key_of(uint32_t k)
+{
+    uint16_t a = (uint16_t)(k * 7u % 65521u);
+    return mbp__key(a, (uint16_t)(a + 1u + k % 13u));
+}
+
+/* 1 when exactly the keys k in [0, n) but the multiples of step (none for step 0) are stored,
+ * each at the dense index the set gives, and the set holds no other entry. */
+static int holds_exactly(uint32_t n, uint32_t step)
+{
+    uint32_t want = 0u;
+    for (uint32_t k = 0; k < n; k++) {
+        int32_t at = mbp__pairs_find(&g_ps, key_of(k));
+        bool kept = step == 0u || k % step != 0u;
+        if (kept != (at >= 0)) {
+            return 0;
+        }
+        if (kept) {
+            want++;
+            if (mbp__pkey(&g_ps.pair[at]) != key_of(k)) {
+                return 0;
+            }
+        }
+    }
+    return want == g_ps.count ? 1 : 0;
+}
+
+TEST(pair_set_finds_every_pair_when_full_and_after_removals_shift_clusters)
+{
+    const uint32_t n = (uint32_t)MBP_MAX_PAIRS;
+    mbp__pairs_clear(&g_ps);
+    for (uint32_t k = 0; k < n; k++) {
+        CHECK_EQ(mbp__pairs_insert(&g_ps, key_of(k), 0u), (int32_t)k);
+    }
+    CHECK_EQ(mbp__pairs_insert(&g_ps, key_of(n), 0u), -1); /* full: refused and counted */
+    CHECK_EQ(g_ps.lost, 1);
+    CHECK_EQ(mbp__pairs_insert(&g_ps, key_of(0), 0u), 0); /* stored already: found, not lost */
+    CHECK_EQ(holds_exactly(n, 0u), 1);
+    /* Remove every third pair: each removal shifts its cluster back (across the table's end when
+     * the cluster wraps) and moves the last entry into the hole. */
+    for (uint32_t k = 0; k < n; k += 3u) {
+        int32_t at = mbp__pairs_find(&g_ps, key_of(k));
+        CHECK(at >= 0);
+        mbp__pairs_remove_at(&g_ps, (uint32_t)at);
+    }
+    CHECK_EQ(holds_exactly(n, 3u), 1);
+}
+
+TEST(pair_set_index_has_half_again_as_many_slots_as_pairs_and_at_least_one_free)
+{
+    const unsigned long p = (unsigned long)MBP_MAX_PAIRS;
+    CHECK(MBP_PAIR_HASH_SIZE > p);
+    CHECK(2UL * MBP_PAIR_HASH_SIZE >= 3UL * p);
+    CHECK(2UL * MBP_PAIR_HASH_SIZE <= 3UL * p + 2UL);
+    CHECK_EQ(sizeof g_ps.slot / sizeof g_ps.slot[0], MBP_PAIR_HASH_SIZE);
+}

@@ -2,8 +2,9 @@
 /* test_fit.c: volumes fitted to points (mbp_fit.c, mbp_fit_sphere.c, mbp_fit_obb.c). Every
  * fitted volume holds every point, on the stored values; the sphere is within its documented
  * bound of the minimum, found by brute force in double; the oriented box follows the principal
- * axis computed in double and is never larger than the axis-aligned box. Random clouds at many scales, the ends of the range, and the
- * degenerate cases (all points equal, collinear, coplanar, isotropic).
+ * axis computed in double and is never larger than the axis-aligned box. Random clouds at many
+ * scales, the ends of the range, and the degenerate cases (all points equal, collinear,
+ * coplanar, isotropic).
  *
  * Containment is exact in fixed point (64-bit integers on the stored values). In float it is
  * checked in double: a difference of two floats of the clouds here, and its square, are exact in

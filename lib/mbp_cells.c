@@ -133,13 +133,6 @@
 #define PIN_INCR 1u /* incremental frames whenever the candidates fit */
 #define PIN_FULL 2u /* full frames only */
 
-#if MBP_SCALAR == MBP_FIXED
-/* Unbiased cell coordinates are clamped to [QMIN, QMAX] first: wider than any biased range, and
- * far from int32 overflow. */
-#define QMIN (-40000)
-#define QMAX 70000
-#endif
-
 /* A box of cells at one level, inclusive. */
 typedef struct {
     uint16_t lo[MBP_DIM];
@@ -166,28 +159,23 @@ typedef struct {
 
 /* ---- cells ---- */
 
-/* The biased cell coordinate of x on axis k at level 0; never decreases as x grows. */
-MBP__HOT uint16_t cell_coord(const mbp_grid_state *s, int k, mbp_scalar x)
+/* The biased cell coordinate of x on axis k at level 0, clamped to the cells (at most 0xFFFF);
+ * never decreases as x grows. */
+MBP__HOT uint32_t cell_coord(const mbp_grid_state *s, int k, mbp_scalar x)
 {
 #if MBP_SCALAR == MBP_FIXED
-    int32_t q;
     /* Both x and origin lie within the range, so the difference fits int32 (mbp_scalar.h). */
     int32_t d = (int32_t)((int64_t)x - s->origin[k]);
     if (d >= 0) {
         uint32_t u = (uint32_t)d;
-        u = s->shift >= 0 ? u >> s->shift : u / s->cell;
-        q = u > (uint32_t)QMAX ? QMAX : (int32_t)u;
-    } else {
-        /* floor of a negative quotient: minus the ceiling of the positive one. */
-        uint32_t u = (uint32_t)(-(int64_t)d) + (s->cell - 1u);
-        u = s->shift >= 0 ? u >> s->shift : u / s->cell;
-        q = u > (uint32_t)-QMIN ? QMIN : -(int32_t)u;
+        uint32_t q = (uint32_t)s->bias + (s->shift >= 0 ? u >> s->shift : u / s->cell); /* < 2^32 */
+        return q <= (uint32_t)s->maxc[k] ? q : (uint32_t)s->maxc[k];
     }
-    q += (int32_t)s->bias;
-    if (q < 0) {
-        return 0u;
-    }
-    return q > (int32_t)s->maxc[k] ? s->maxc[k] : (uint16_t)q;
+    /* floor of a negative quotient: minus the ceiling of the positive one; below cell 0, 0
+     * (bias - u <= bias <= maxc). */
+    uint32_t u = (uint32_t)(-(int64_t)d) + (s->cell - 1u);
+    u = s->shift >= 0 ? u >> s->shift : u / s->cell;
+    return u <= (uint32_t)s->bias ? (uint32_t)s->bias - u : 0u;
 #else
     /* |x - origin| <= 2^61 and inv <= 2^40: t is finite. For t >= +0 the bit patterns order as
      * the values, and a negative t (or -0) has the sign bit set: one unsigned compare of the
@@ -199,41 +187,50 @@ MBP__HOT uint16_t cell_coord(const mbp_grid_state *s, int k, mbp_scalar x)
     } t;
     t.f = (x - s->origin[k]) * s->inv + s->fbias;
     if (t.u <= s->fmax_bits[k]) {
-        return (uint16_t)t.f;
+        return (uint32_t)t.f;
     }
-    return (t.u & 0x80000000u) != 0u ? 0u : s->maxc[k];
+    return (t.u & 0x80000000u) != 0u ? 0u : (uint32_t)s->maxc[k];
 #endif
 }
 
-/* The level of a box: the finest whose cell edge is at least the box's largest edge. */
-MBP__HOT uint8_t level_for(const mbp_grid_state *s, const mbp_aabb *b)
+/* The key of a box's size: its largest edge (fixed point, raw units) or the bits of that edge
+ * over the cell size (float, >= +0: the bits order as the values). A box is at level L when
+ * key - lvl_from[L] <= lvl_span[L] (unsigned). */
+MBP__HOT uint32_t size_key(const mbp_grid_state *s, const mbp_aabb *b)
+{
+#if MBP_SCALAR == MBP_FIXED
+    (void)s;
+    uint32_t d = (uint32_t)((int64_t)b->max[0] - b->min[0]); /* < 2^31 */
+    for (int k = 1; k < MBP_DIM; k++) {
+        uint32_t e = (uint32_t)((int64_t)b->max[k] - b->min[k]);
+        d = e > d ? e : d;
+    }
+    return d;
+#else
+    mbp_scalar d = b->max[0] - b->min[0]; /* >= +0: boxes are checked */
+    for (int k = 1; k < MBP_DIM; k++) {
+        mbp_scalar e = b->max[k] - b->min[k];
+        d = e > d ? e : d;
+    }
+    union {
+        mbp_scalar f;
+        uint32_t u;
+    } t;
+    t.f = d * s->inv;
+    return t.u;
+#endif
+}
+
+/* The level of a box: the finest whose cell edge is at least the box's largest edge (the
+ * coarsest when none is). */
+static uint8_t level_for(const mbp_grid_state *s, const mbp_aabb *b)
 {
     uint8_t level = 0u;
     if (s->levels > 1u) {
-#if MBP_SCALAR == MBP_FIXED
-        uint32_t d = 0u;
-        for (int k = 0; k < MBP_DIM; k++) {
-            uint32_t e = (uint32_t)((int64_t)b->max[k] - b->min[k]); /* < 2^31 */
-            d = e > d ? e : d;
-        }
-        uint64_t lim = s->cell;
-        while (level + 1u < s->levels && (uint64_t)d > lim) {
+        uint32_t key = size_key(s, b);
+        while (key - s->lvl_from[level] > s->lvl_span[level]) {
             level++;
-            lim <<= 1;
         }
-#else
-        mbp_scalar d = 0;
-        for (int k = 0; k < MBP_DIM; k++) {
-            mbp_scalar e = b->max[k] - b->min[k];
-            d = e > d ? e : d;
-        }
-        d *= s->inv;
-        mbp_scalar lim = 1;
-        while (level + 1u < s->levels && d > lim) {
-            level++;
-            lim *= 2;
-        }
-#endif
     }
     return level;
 }
@@ -852,6 +849,24 @@ mbp_status mbp__cells_setup(mbp_grid_state *s, const mbp_params *p, uint8_t mode
 #endif
     s->mode = mode;
     s->levels = (uint8_t)(mode == MBP__CELLS_HGRID ? MBP_HGRID_LEVELS : 1);
+    /* Level L takes the size keys (size_key()) above level L - 1's limit up to its own: the cell
+     * edge 2^L cells (float: the bits of 2^L; fixed point: 2^L cells in raw units, saturated),
+     * the coarsest level all the rest. */
+    uint32_t from = 0u;
+    for (uint32_t l = 0; l < s->levels; l++) {
+#if MBP_SCALAR == MBP_FIXED
+        uint64_t lim = (uint64_t)s->cell << l;
+        uint32_t upto = lim > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)lim;
+#else
+        uint32_t upto = 0x3F800000u + (l << 23); /* the bits of 2^l, l <= 15 */
+#endif
+        if (l + 1u == s->levels) {
+            upto = 0xFFFFFFFFu;
+        }
+        s->lvl_from[l] = from;
+        s->lvl_span[l] = upto - from;
+        from = upto == 0xFFFFFFFFu ? upto : upto + 1u;
+    }
     if (mode == MBP__CELLS_GRID) {
         uint32_t n = 1u;
         for (int k = 0; k < MBP_DIM; k++) {
@@ -920,21 +935,6 @@ mbp_status mbp__cells_setup(mbp_grid_state *s, const mbp_params *p, uint8_t mode
     return MBP_OK;
 }
 
-/* True when box b maps to body i's committed range at the given level (the move hook's fast
- * path: its cost is the 2 * MBP_DIM cell conversions). */
-MBP__HOT bool same_range(const mbp_grid_state *s, const mbp_aabb *b, uint16_t i, uint32_t level)
-{
-    const uint16_t *lo = s->lo[i];
-    const uint16_t *hi = s->hi[i];
-    for (int k = 0; k < MBP_DIM; k++) {
-        if ((uint32_t)(cell_coord(s, k, b->min[k]) >> level) != lo[k] ||
-            (uint32_t)(cell_coord(s, k, b->max[k]) >> level) != hi[k]) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /* The move hook's slow path: the body's cells change (or it is new, or already pending). */
 static NOINLINE mbp_status place_change(mbp_grid_state *s, uint16_t i, const mbp_aabb *old,
                                          const mbp_aabb *box)
@@ -961,15 +961,30 @@ static NOINLINE mbp_status place_change(mbp_grid_state *s, uint16_t i, const mbp
     return MBP_OK;
 }
 
+/* True when box b's cells on axis k, at the given level, are lo..hi. */
+MBP__HOT bool same_axis(const mbp_grid_state *s, int k, const mbp_aabb *b, uint32_t level,
+                        const uint16_t *lo, const uint16_t *hi)
+{
+    return (cell_coord(s, k, b->min[k]) >> level) == lo[k] &&
+           (cell_coord(s, k, b->max[k]) >> level) == hi[k];
+}
+
 /* Body i was added (old == NULL) or moved from *old to *box. Records the change for the next
  * update; MBP_E_NOROOM when the entries cannot hold it (nothing changes then). */
 MBP__HOT mbp_status place(mbp_grid_state *s, uint16_t i, const mbp_aabb *old, const mbp_aabb *box)
 {
-    /* The usual case of coherent motion: the same cells, nothing to do. A body out of the
-     * structure has level OUT, which level_for() never returns. */
-    if ((s->bflag[i] & F_PEND) == 0u) {
-        uint32_t level = level_for(s, box);
-        if (level == s->level[i] && same_range(s, box, i, level)) {
+    /* The usual case of coherent motion: the same level and cells, nothing to do. The axes are
+     * written out (no loop at -Os); a body out of the structure has level OUT >= levels. */
+    uint32_t level = s->level[i];
+    if ((s->bflag[i] & F_PEND) == 0u && level < s->levels &&
+        (s->levels == 1u || size_key(s, box) - s->lvl_from[level] <= s->lvl_span[level])) {
+        const uint16_t *lo = s->lo[i];
+        const uint16_t *hi = s->hi[i];
+        if (same_axis(s, 0, box, level, lo, hi) && same_axis(s, 1, box, level, lo, hi)
+#if MBP_DIM == 3
+            && same_axis(s, 2, box, level, lo, hi)
+#endif
+        ) {
             return MBP_OK;
         }
     }
@@ -1080,8 +1095,8 @@ void mbp__cells_query(const mbp_grid_state *s, const mbp__bodies *v, const mbp_a
 {
     uint16_t q0[MBP_DIM], q1[MBP_DIM];
     for (int k = 0; k < MBP_DIM; k++) {
-        q0[k] = cell_coord(s, k, box->min[k]);
-        q1[k] = cell_coord(s, k, box->max[k]);
+        q0[k] = (uint16_t)cell_coord(s, k, box->min[k]);
+        q1[k] = (uint16_t)cell_coord(s, k, box->max[k]);
     }
     for (uint16_t l = s->large_head; l != NONE; l = s->first[l]) {
         fn(ctx, l);

@@ -30,6 +30,10 @@ typedef struct mbp_grid_state {
     uint32_t fmax_bits[MBP_DIM]; /* the bits of maxc as a float */
 #endif
     uint16_t maxc[MBP_DIM];   /* largest biased cell coordinate per axis */
+    /* Levels by box size (mbp_cells.c's size_key()): a box is at level L when its key minus
+     * lvl_from[L] is at most lvl_span[L], unsigned (one compare for the move's check). */
+    uint32_t lvl_from[MBP_HGRID_LEVELS];
+    uint32_t lvl_span[MBP_HGRID_LEVELS];
     uint16_t bias;  /* added to cell coordinates so they are unsigned: 0 (grid) or 32768 */
     uint8_t mode;   /* grid, hash or hgrid (mbp_cells.h) */
     uint8_t levels; /* 1, or MBP_HGRID_LEVELS for hgrid */

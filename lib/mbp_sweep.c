@@ -142,6 +142,84 @@ static void heap_sort(const mbp_aabb *box, uint16_t *o, uint32_t n, uint8_t ax)
     }
 }
 
+/* Reports (a, b) when b's box meets lo..up (a's bounds) on the axes other than ax. */
+MBP__HOT void report(mbp__sink *out, uint16_t a, uint16_t b, const mbp_aabb *box,
+                     const mbp_scalar *lo, const mbp_scalar *up, int ax)
+{
+    const mbp_aabb *bb = &box[b];
+    bool in = true;
+    for (int k = 0; k < MBP_DIM; k++) {
+        in = in && (k == ax || (bb->min[k] <= up[k] && lo[k] <= bb->max[k]));
+    }
+    if (in) {
+        mbp__sink_begin(out, a, b);
+    }
+}
+
+/* The sweep along axis ax, a constant where it is inlined: for each body a in order, the bodies
+ * after it whose min on ax is <= a's max there overlap a on ax; those that overlap it on the
+ * other axes too are reported. One copy per axis, so that the other axes' bounds of a stay in
+ * registers and no axis index is computed per pair. When the largest min (the last body's) is
+ * beyond a's max, the scan needs no end test: it stops at that body at the latest. Sets *ext to
+ * the largest extent on ax; returns the pairs tested on the other axes. */
+MBP__HOT uint32_t scan(const uint16_t *o, uint32_t n, const mbp_aabb *box, mbp__sink *out,
+                       mbp_scalar *ext, int ax)
+{
+    uint32_t tests = 0u;
+    mbp_scalar e_max = 0;
+    if (n == 0u) {
+        *ext = 0;
+        return 0u;
+    }
+    const uint16_t *end = &o[n];
+    mbp_scalar last = box[o[n - 1u]].min[ax];
+    for (const uint16_t *pa = o; pa < end; pa++) {
+        uint16_t a = *pa;
+        const mbp_aabb *ba = &box[a];
+        mbp_scalar hi = ba->max[ax];
+        mbp_scalar lo[MBP_DIM], up[MBP_DIM];
+        for (int k = 0; k < MBP_DIM; k++) {
+            lo[k] = ba->min[k];
+            up[k] = ba->max[k];
+        }
+        mbp_scalar e = hi - lo[ax];
+        e_max = e > e_max ? e : e_max;
+        const uint16_t *pb = pa + 1;
+        if (last > hi) {
+            for (; box[*pb].min[ax] <= hi; pb++) { /* stops at the last body at the latest */
+                report(out, a, *pb, box, lo, up, ax);
+            }
+        } else {
+            for (; pb < end && box[*pb].min[ax] <= hi; pb++) {
+                report(out, a, *pb, box, lo, up, ax);
+            }
+        }
+        tests += (uint32_t)(pb - pa) - 1u;
+    }
+    *ext = e_max;
+    return tests;
+}
+
+MBP__LOOP uint32_t scan0(const uint16_t *o, uint32_t n, const mbp_aabb *box, mbp__sink *out,
+                         mbp_scalar *ext)
+{
+    return scan(o, n, box, out, ext, 0);
+}
+#if MBP_DIM > 1
+MBP__LOOP uint32_t scan1(const uint16_t *o, uint32_t n, const mbp_aabb *box, mbp__sink *out,
+                         mbp_scalar *ext)
+{
+    return scan(o, n, box, out, ext, 1);
+}
+#endif
+#if MBP_DIM > 2
+MBP__LOOP uint32_t scan2(const uint16_t *o, uint32_t n, const mbp_aabb *box, mbp__sink *out,
+                         mbp_scalar *ext)
+{
+    return scan(o, n, box, out, ext, 2);
+}
+#endif
+
 mbp_status mbp__sweep_init(mbp_sweep_state *s, const mbp_params *p)
 {
     if (p->sweep_axis >= MBP_DIM && p->sweep_axis != MBP_AXIS_AUTO) {
@@ -205,36 +283,19 @@ mbp_status mbp__sweep_update(mbp_sweep_state *s, const mbp__bodies *v, mbp__sink
     s->sorted = s->count;
 
     mbp__sink_full_frame(out, false);
-    uint32_t tests = 0u;
-    mbp_scalar ext = 0;
-    const uint16_t *o = s->order;
-    for (uint32_t i = 0u; i < n; i++) {
-        uint16_t a = o[i];
-        const mbp_aabb *ba = &box[a];
-        mbp_scalar hi = ba->max[ax];
-        mbp_scalar e = hi - ba->min[ax];
-        ext = e > ext ? e : ext;
-        for (uint32_t j = i + 1u; j < n; j++) {
-            uint16_t b = o[j];
-            const mbp_aabb *bb = &box[b];
-            if (bb->min[ax] > hi) {
-                break;
-            }
-            tests++;
-            bool in = true;
-            for (int k = 0; k < MBP_DIM; k++) {
-                if (k != ax && (ba->max[k] < bb->min[k] || bb->max[k] < ba->min[k])) {
-                    in = false;
-                    break;
-                }
-            }
-            if (in) {
-                mbp__sink_begin(out, a, b);
-            }
-        }
+#if MBP_DIM > 2
+    if (ax == 2u) {
+        out->tests = scan2(s->order, n, box, out, &s->ext);
+        return MBP_OK;
     }
-    s->ext = ext;
-    out->tests = tests;
+#endif
+#if MBP_DIM > 1
+    if (ax == 1u) {
+        out->tests = scan1(s->order, n, box, out, &s->ext);
+        return MBP_OK;
+    }
+#endif
+    out->tests = scan0(s->order, n, box, out, &s->ext);
     return MBP_OK;
 }
 

@@ -30,7 +30,9 @@
  *                 (its room is free for this update's reports); one that did waits for the world
  *                 to give its end event, unless it is begun again first. When the last update could
  *                 not store every pair (mbp__sink_overflowed()), candidates were lost and the
- *                 backend must run a full frame instead.
+ *                 backend must run a full frame instead. An incremental update begins and ends
+ *                 only pairs with a body of the view's moved list: the world then re-tests just
+ *                 the stored pairs with a moved body (mbp_world.c, test_moved()).
  * Pairs with a removed body are ended by the world; a backend drops the body from its structure in
  * its remove hook and never reports it again.
  *

@@ -388,6 +388,9 @@ static void step(scene *s, uint32_t frame)
         if (o->scene == SCENE_IDENTICAL || o->scene == SCENE_LINE) {
             moved = test_below(&s->rng, 3u) == 0u;
         }
+        if (o->scene == SCENE_CALM) {
+            moved = test_below(&s->rng, 16u) == 0u;
+        }
         if (b->stat) {
             moved = test_below(&s->rng, 8u) == 0u; /* level geometry: mostly still */
         }

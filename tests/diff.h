@@ -18,6 +18,7 @@ typedef enum {
     SCENE_LINE,     /* every box on one line: equal coordinates on every other axis */
     SCENE_TELEPORT, /* coherent, plus a few bodies jumping anywhere each frame */
     SCENE_BURST,    /* coherent, plus bursts of removals and additions */
+    SCENE_CALM,     /* coherent, but about one body in 16 moves each frame, the others still */
     SCENE_COUNT
 } diff_scene;
 

@@ -27,3 +27,4 @@ TEST(differential_identical_and_point_boxes_match_the_oracle) { run_scene(SCENE_
 TEST(differential_boxes_on_one_line_match_the_oracle) { run_scene(SCENE_LINE, true, false); }
 TEST(differential_teleports_match_the_oracle) { run_scene(SCENE_TELEPORT, true, true); }
 TEST(differential_bursts_of_add_and_remove_match_the_oracle) { run_scene(SCENE_BURST, true, true); }
+TEST(differential_few_movers_match_the_oracle) { run_scene(SCENE_CALM, true, true); }

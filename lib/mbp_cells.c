@@ -969,8 +969,8 @@ MBP__HOT bool same_axis(const mbp_grid_state *s, int k, const mbp_aabb *b, uint3
            (cell_coord(s, k, b->max[k]) >> level) == hi[k];
 }
 
-/* Body i was added (old == NULL) or moved from *old to *box. Records the change for the next
- * update; MBP_E_NOROOM when the entries cannot hold it (nothing changes then). */
+/* Body i moved from *old to *box. Records the change for the next update; MBP_E_NOROOM when the
+ * entries cannot hold it (nothing changes then). */
 MBP__HOT mbp_status place(mbp_grid_state *s, uint16_t i, const mbp_aabb *old, const mbp_aabb *box)
 {
     /* The usual case of coherent motion: the same level and cells, nothing to do. The axes are
@@ -993,7 +993,9 @@ MBP__HOT mbp_status place(mbp_grid_state *s, uint16_t i, const mbp_aabb *old, co
 
 mbp_status mbp__cells_add(mbp_grid_state *s, uint16_t i, const mbp_aabb *box)
 {
-    return place(s, i, NULL, box);
+    /* A new body is out of the structure (level OUT, not pending): the fast path never holds. */
+    MBP__ASSERT(s->level[i] == OUT && (s->bflag[i] & F_PEND) == 0u);
+    return place_change(s, i, NULL, box);
 }
 
 mbp_status mbp__cells_move(mbp_grid_state *s, uint16_t i, const mbp_aabb *old,

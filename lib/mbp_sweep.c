@@ -82,21 +82,28 @@ static uint8_t pick_axis(const mbp_sweep_state *s, const mbp_aabb *box)
 #endif
 
 /* Insertion sort of order[] by min on ax; false when it gave up after `budget` moves (order[]
- * is then still a permutation, partly sorted). */
+ * is then still a permutation, partly sorted). The largest key of the sorted prefix is kept: a
+ * body not before it (the usual case, motion being coherent) costs one load and one comparison. */
 static bool insertion_sort(mbp_sweep_state *s, const mbp_aabb *box, uint8_t ax, uint32_t budget)
 {
     uint16_t *o = s->order;
+    uint32_t n = s->count;
     uint32_t moves = 0u;
-    for (uint16_t i = 1u; i < s->count; i++) {
+    mbp_scalar top = n > 0u ? min_of(box, o[0], ax) : 0;
+    for (uint32_t i = 1u; i < n; i++) {
         uint16_t v = o[i];
         mbp_scalar key = min_of(box, v, ax);
-        uint16_t j = i;
-        while (j > 0u && min_of(box, o[j - 1u], ax) > key) {
+        if (!(key < top)) {
+            top = key;
+            continue;
+        }
+        uint32_t j = i; /* o[i - 1] holds top: it moves; the prefix's largest stays top */
+        do {
             o[j] = o[j - 1u];
             j--;
-        }
+        } while (j > 0u && min_of(box, o[j - 1u], ax) > key);
         o[j] = v;
-        moves += (uint32_t)(i - j);
+        moves += i - j;
         if (moves > budget) {
             s->shifts_last = moves;
             return false;
@@ -184,13 +191,13 @@ MBP__HOT uint32_t scan(const uint16_t *o, uint32_t n, const mbp_aabb *box, mbp__
         }
         mbp_scalar e = hi - lo[ax];
         e_max = e > e_max ? e : e_max;
-        const uint16_t *pb = pa + 1;
+        const uint16_t *pb = pa;
         if (last > hi) {
-            for (; box[*pb].min[ax] <= hi; pb++) { /* stops at the last body at the latest */
+            while (box[*++pb].min[ax] <= hi) { /* stops at the last body at the latest */
                 report(out, a, *pb, box, lo, up, ax);
             }
         } else {
-            for (; pb < end && box[*pb].min[ax] <= hi; pb++) {
+            while (++pb < end && box[*pb].min[ax] <= hi) {
                 report(out, a, *pb, box, lo, up, ax);
             }
         }

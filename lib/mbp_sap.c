@@ -145,112 +145,84 @@ static mbp_sap_val ep_value(const mbp__bodies *v, const mbp_sap_state *s, int k,
 /* ---- the incremental sort ---- */
 
 
-/* Body a's endpoint positions on the axes other than k, which stay put while one of its endpoints
- * moves on axis k: body b overlaps it there when, on each, b's min lies before a's max and b's
- * max after a's min (mbp__sap_other_axes(), with a's positions loaded once). */
+/* Axis k's arrays, and the positions of the other axes, loaded once by a sort loop (in
+ * registers there: the pair sink's calls could otherwise make it reload them from the state). */
 typedef struct {
-    const mbp_sap_idx *pos[MBP_DIM - 1];
-    uint32_t lo[MBP_DIM - 1];
-    uint32_t hi[MBP_DIM - 1];
-} others;
+    mbp_sap_val *val;
+    mbp_sap_idx *id;
+    mbp_sap_idx *pos;
+    const mbp_sap_idx *other[MBP_DIM - 1];
+} axis;
 
-HOT void others_of(const mbp_sap_state *s, int k, uint32_t a, others *o)
+HOT void axis_of(mbp_sap_state *s, int k, axis *x)
 {
-    o->pos[0] = s->pos[k == 0 ? 1 : 0];
+    x->val = s->val[k];
+    x->id = s->id[k];
+    x->pos = s->pos[k];
+    x->other[0] = s->pos[k == 0 ? 1 : 0];
 #if MBP_DIM == 3
-    o->pos[1] = s->pos[k == 2 ? 1 : 2];
+    x->other[1] = s->pos[k == 2 ? 1 : 2];
 #endif
-    for (int n = 0; n < MBP_DIM - 1; n++) {
-        o->lo[n] = o->pos[n][2u * a];
-        o->hi[n] = o->pos[n][2u * a + 1u];
-    }
 }
 
-HOT bool meets_others(const others *o, uint32_t b)
+/* True when endpoint (v, e) sorts before endpoint (w, f): by value, a min before a max on ties
+ * (so that touching boxes overlap). */
+HOT bool sorts_before(mbp_sap_val v, uint32_t e, mbp_sap_val w, uint32_t f)
 {
+    return v < w || (v == w && (e & 1u) < (f & 1u));
+}
+
+/* Endpoint e, at position p of axis x, takes the value v and moves into place, down (or up when
+ * up), past the endpoints that sort after (before) it; returns its new position. A min and a max
+ * swapping change the overlap of their bodies on this axis: when the bodies overlap on the others
+ * (positions only: e's loaded once), the pair begins (a min passing a max downwards, or a max
+ * passing a min upwards) or ends (the other two). The sentinels stop it. */
+HOT uint32_t slide_to(const axis *x, mbp__sink *out, uint32_t *tests, uint32_t p, uint32_t e,
+                      mbp_sap_val v, bool up)
+{
+    uint32_t lo[MBP_DIM - 1], hi[MBP_DIM - 1];
     for (int j = 0; j < MBP_DIM - 1; j++) {
-        if (o->pos[j][2u * b] > o->hi[j] || o->pos[j][2u * b + 1u] < o->lo[j]) {
-            return false;
-        }
+        lo[j] = x->other[j][e & ~1u];
+        hi[j] = x->other[j][e | 1u];
     }
-    return true;
-}
-
-/* Endpoint e, at position p on axis k, takes value v and moves down into place. A min passing a
- * max starts an overlap on axis k; a max passing a min ends one. */
-HOT void sift_down_in(run *r, int k, uint32_t p, mbp_sap_idx e, mbp_sap_val v)
-{
-    mbp_sap_state *s = r->s;
-    mbp_sap_val *val = s->val[k];
-    mbp_sap_idx *id = s->id[k];
-    mbp_sap_idx *pos = s->pos[k];
-    others o;
-    others_of(s, k, e >> 1, &o);
-    uint32_t emax = e & 1u;
-    uint32_t start = p;
+    bool begins = ((e & 1u) != 0u) == up;
     for (;;) {
-        mbp_sap_val pv = val[p - 1u];
-        mbp_sap_idx f = id[p - 1u];
-        if (!(pv > v || (pv == v && (f & 1u) > emax))) {
-            break; /* the lower sentinel always stops here */
+        uint32_t q = up ? p + 1u : p - 1u;
+        mbp_sap_val w = x->val[q];
+        uint32_t f = x->id[q];
+        if (!(up ? sorts_before(w, f, v, e) : sorts_before(v, e, w, f))) {
+            break;
         }
-        val[p] = pv;
-        id[p] = f;
-        pos[f] = (mbp_sap_idx)p;
+        x->val[p] = w;
+        x->id[p] = (mbp_sap_idx)f;
+        x->pos[f] = (mbp_sap_idx)p;
         if (((f ^ e) & 1u) != 0u) {
-            r->tests++;
-            if (meets_others(&o, f >> 1u)) {
-                if (emax) {
-                    mbp__sink_end(r->out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
-                } else {
-                    mbp__sink_begin(r->out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
-                }
+            bool in = true;
+            (*tests)++;
+            for (int j = 0; j < MBP_DIM - 1; j++) {
+                in = in && x->other[j][f & ~1u] <= hi[j] && x->other[j][f | 1u] >= lo[j];
+            }
+            if (in && begins) {
+                mbp__sink_begin(out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
+            } else if (in) {
+                mbp__sink_end(out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
             }
         }
-        p--;
+        p = q;
     }
-    val[p] = v;
-    id[p] = e;
-    pos[e] = (mbp_sap_idx)p;
-    r->swaps += start - p;
+    x->val[p] = v;
+    x->id[p] = (mbp_sap_idx)e;
+    x->pos[e] = (mbp_sap_idx)p;
+    return p;
 }
 
-/* As sift_down, upwards: a max passing a min starts an overlap; a min passing a max ends one. */
-HOT void sift_up_in(run *r, int k, uint32_t p, uint32_t e, mbp_sap_val v)
+/* slide_to() for one endpoint of a moved body, with the run's counts. */
+HOT void sift_in(run *r, int k, uint32_t p, uint32_t e, mbp_sap_val v, bool up)
 {
-    mbp_sap_state *s = r->s;
-    mbp_sap_val *val = s->val[k];
-    mbp_sap_idx *id = s->id[k];
-    mbp_sap_idx *pos = s->pos[k];
-    others o;
-    others_of(s, k, e >> 1, &o);
-    uint32_t emax = e & 1u;
-    uint32_t start = p;
-    for (;;) {
-        mbp_sap_val nv = val[p + 1u];
-        mbp_sap_idx f = id[p + 1u];
-        if (!(nv < v || (nv == v && (f & 1u) < emax))) {
-            break; /* the upper sentinel and the placeholders always stop here */
-        }
-        val[p] = nv;
-        id[p] = f;
-        pos[f] = (mbp_sap_idx)p;
-        if (((f ^ e) & 1u) != 0u) {
-            r->tests++;
-            if (meets_others(&o, f >> 1u)) {
-                if (emax) {
-                    mbp__sink_begin(r->out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
-                } else {
-                    mbp__sink_end(r->out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
-                }
-            }
-        }
-        p++;
-    }
-    val[p] = v;
-    id[p] = (mbp_sap_idx)e;
-    pos[e] = (mbp_sap_idx)p;
-    r->swaps += p - start;
+    axis x;
+    axis_of(r->s, k, &x);
+    uint32_t q = slide_to(&x, r->out, &r->tests, p, e, v, up);
+    r->swaps += up ? q - p : p - q;
 }
 
 /* The sorts of one endpoint of a moved body, out of line (the loop keeps its variables in
@@ -258,28 +230,28 @@ HOT void sift_up_in(run *r, int k, uint32_t p, uint32_t e, mbp_sap_val v)
  * each finds its axis's arrays at fixed places. */
 MBP__LOOP void sift_down0(run *r, uint32_t p, uint32_t e, mbp_sap_val v)
 {
-    sift_down_in(r, 0, p, (mbp_sap_idx)e, v);
+    sift_in(r, 0, p, e, v, false);
 }
 MBP__LOOP void sift_down1(run *r, uint32_t p, uint32_t e, mbp_sap_val v)
 {
-    sift_down_in(r, 1, p, (mbp_sap_idx)e, v);
+    sift_in(r, 1, p, e, v, false);
 }
 MBP__LOOP void sift_up0(run *r, uint32_t p, uint32_t e, mbp_sap_val v)
 {
-    sift_up_in(r, 0, p, e, v);
+    sift_in(r, 0, p, e, v, true);
 }
 MBP__LOOP void sift_up1(run *r, uint32_t p, uint32_t e, mbp_sap_val v)
 {
-    sift_up_in(r, 1, p, e, v);
+    sift_in(r, 1, p, e, v, true);
 }
 #if MBP_DIM == 3
 MBP__LOOP void sift_down2(run *r, uint32_t p, uint32_t e, mbp_sap_val v)
 {
-    sift_down_in(r, 2, p, (mbp_sap_idx)e, v);
+    sift_in(r, 2, p, e, v, false);
 }
 MBP__LOOP void sift_up2(run *r, uint32_t p, uint32_t e, mbp_sap_val v)
 {
-    sift_up_in(r, 2, p, e, v);
+    sift_in(r, 2, p, e, v, true);
 }
 #endif
 
@@ -422,28 +394,45 @@ MBP__LOOP uint32_t write_all(const mbp__bodies *v, mbp_sap_state *s)
 
 /* Batch mode, when many bodies moved: their new values are already written in place; one
  * insertion sort pass over the axis moves each endpoint that is out of order down into place,
- * with the same swaps and events as sift_down_in(). An endpoint already in order costs a load and a
+ * with the same swaps and events as slide_to(). An endpoint already in order costs a load and a
  * compare. Returns false when the swaps exceed the budget (the caller rebuilds). */
 HOT bool sort_axis_in(run *r, int k, uint32_t budget)
 {
-    mbp_sap_state *s = r->s;
-    const mbp_sap_val *val = s->val[k];
-    const mbp_sap_idx *id = s->id[k];
-    uint32_t n = s->n;
-    mbp_sap_val prev = val[1];
-    for (uint32_t p = 2u; p <= n; p++) {
-        mbp_sap_val v = val[p];
-        if (v > prev || (v == prev && (id[p - 1u] & 1u) <= (id[p] & 1u))) {
-            prev = v; /* in order */
-            continue;
+    axis x;
+    axis_of(r->s, k, &x);
+    mbp__sink *out = r->out;
+    uint32_t end = r->s->n + 1u; /* the upper sentinel */
+    uint32_t swaps = r->swaps, tests = r->tests, p = 0u; /* the lower sentinel */
+    bool ok = true;
+    x.val[end] = V_LEFT; /* for this pass, the sentinel stops the scan for the next endpoint */
+    for (;;) {
+        mbp_sap_val w = x.val[p], v;
+        for (;;) {
+            p++;
+            v = x.val[p];
+            if (!(v > w)) {
+                break;
+            }
+            w = v;
         }
-        /* Out of order: the sorted prefix's largest (prev) ends at p, prev stays the largest. */
-        sift_down_in(r, k, p, id[p], v);
-        if (r->swaps > budget) {
-            return false;
+        if (p == end) {
+            break;
+        }
+        uint32_t e = x.id[p];
+        if (v == w && (x.id[p - 1u] & 1u) <= (e & 1u)) {
+            continue; /* a tie in order */
+        }
+        /* Out of order: the sorted prefix's largest ends at p. */
+        swaps += p - slide_to(&x, out, &tests, p, e, v, false);
+        if (swaps > budget) {
+            ok = false;
+            break;
         }
     }
-    return true;
+    x.val[end] = V_RIGHT;
+    r->swaps = swaps;
+    r->tests = tests;
+    return ok;
 }
 
 /* The pass of sort_axis_in() on each axis, out of line (the loop keeps its variables in

@@ -582,28 +582,6 @@ static void push_event(mbp_world *w, uint32_t key, uint32_t k, bool begun)
 #endif
 }
 
-/* The first part of the frame's walk over the pair set, when the backend ended candidates or
- * bodies were removed: drops the pairs that are no longer candidates or lost a body, with an end
- * event for those that overlapped. */
-static void drop_gone(mbp_world *w)
-{
-    mbp_pairset *ps = &w->pairs;
-    const bool dying = w->dying_head != 0u;
-    for (uint32_t k = 0; k < ps->count;) {
-        uint32_t key = mbp__pkey(&ps->pair[k]);
-        uint8_t f = ps->flag[k];
-        if ((f & MBP__CAND) == 0u || (dying && (!mbp__active(w, (uint16_t)(key >> 16)) ||
-                                                !mbp__active(w, (uint16_t)(key & 0xFFFFu))))) {
-            if (f & MBP__PREV) {
-                push_event(w, key, k, false);
-            }
-            mbp__pairs_remove_at(ps, k); /* the last entry moves to k: look at k again */
-        } else {
-            k++;
-        }
-    }
-}
-
 /* Whether pair (a, b), with a moved body or new, overlaps now; fab holds both bodies' flags. Two
  * boxes with the default filters: only the box test of mbp__exact(), inlined, and not even that
  * when the backend's candidates are exactly the pairs whose boxes overlap (exact; every pair
@@ -631,11 +609,39 @@ MBP__HOT void settle(mbp_world *w, uint8_t *pflag, uint32_t k, uint32_t a, uint3
     pflag[k] = (uint8_t)(hit ? (MBP__CAND | MBP__HIT | MBP__PREV) : MBP__CAND);
 }
 
-/* The rest: tests again the pairs with a moved body or new (in a full frame none: the sink
- * decided each pair it stored), records begin and end events. Returns the pairs that overlap. A
- * function of its own, with no call on its common path: the loop keeps its variables in
- * registers. */
-MBP__LOOP uint32_t test_pairs(mbp_world *w, bool full, bool exact)
+/* The first part of the frame's walk over the pair set, when the backend ended candidates or
+ * bodies were removed: drops the pairs that are no longer candidates or lost a body, with an end
+ * event for those that overlapped. In a full frame (full: the sink decided every pair it stored,
+ * and stored only hits) the same walk settles the rest, so no second walk is needed: it returns
+ * the pairs that overlap then, else 0. */
+static uint32_t drop_gone(mbp_world *w, bool full)
+{
+    mbp_pairset *ps = &w->pairs;
+    const bool dying = w->dying_head != 0u;
+    for (uint32_t k = 0; k < ps->count;) {
+        uint32_t key = mbp__pkey(&ps->pair[k]);
+        uint8_t f = ps->flag[k];
+        if ((f & MBP__CAND) == 0u || (dying && (!mbp__active(w, (uint16_t)(key >> 16)) ||
+                                                !mbp__active(w, (uint16_t)(key & 0xFFFFu))))) {
+            if (f & MBP__PREV) {
+                push_event(w, key, k, false);
+            }
+            mbp__pairs_remove_at(ps, k); /* the last entry moves to k: look at k again */
+        } else {
+            if (full) {
+                MBP__ASSERT((f & MBP__HIT) != 0u);
+                settle(w, ps->flag, k, key >> 16, key & 0xFFFFu, f, true);
+            }
+            k++;
+        }
+    }
+    return full ? ps->count : 0u;
+}
+
+/* The rest, in a frame that is not full: tests again the pairs with a moved body or new, records
+ * begin and end events. Returns the pairs that overlap. A function of its own, with no call on
+ * its common path: the loop keeps its variables in registers. */
+MBP__LOOP uint32_t test_pairs(mbp_world *w, bool exact)
 {
     mbp_pairset *ps = &w->pairs;
     const uint8_t *flags = w->flags;
@@ -643,15 +649,14 @@ MBP__LOOP uint32_t test_pairs(mbp_world *w, bool full, bool exact)
     const mbp_pair *pairs = ps->pair;
     uint8_t *pflag = ps->flag;
     const uint32_t n = ps->count;
-    /* NEW is a pair flag, DIRTY a body flag: a full frame's sink decided every pair it stored. */
-    const uint32_t test = full ? (uint32_t)MBP__NEW : (uint32_t)(MBP__NEW | MBP__DIRTY);
     uint32_t hits = 0u;
     for (uint32_t k = 0; k < n; k++) {
         uint32_t a = pairs[k].a, b = pairs[k].b;
         uint32_t f = pflag[k];
         uint32_t fab = (uint32_t)flags[a] | flags[b]; /* both bodies' flags */
         bool hit;
-        if ((((f & MBP__NEW) | (fab & MBP__DIRTY)) & test) == 0u) {
+        /* NEW is a pair flag, DIRTY a body flag. */
+        if (((f & MBP__NEW) | (fab & MBP__DIRTY)) == 0u) {
             hit = (f & MBP__HIT) != 0u;
         } else {
             hit = hit_now(w, box, a, b, fab, exact);
@@ -779,14 +784,17 @@ mbp_status mbp_update(mbp_world *w)
      * removed: test_moved() tests the pairs of the moved bodies without drop_gone(). */
     bool moved = ps->log_count <= (uint32_t)MBP_PAIR_LOG && !same && !logged && w->restart == 0u &&
                  w->dying_head == 0u;
-    if (!same && !logged && !moved &&
+    /* A full frame: one walk drops the pairs not reported again and settles the rest. */
+    bool full = !same && !logged && !moved && ps->full_frame != 0u;
+    if (!same && !logged && !moved && !full &&
         (ps->dropped != 0u || w->dying_head != 0u || w->restart != 0u)) {
-        drop_gone(w);
+        (void)drop_gone(w, false);
     }
     uint32_t hits = same     ? ps->hits
                     : logged ? apply_log(w)
                     : moved  ? test_moved(w, mbp__backend_exact(w))
-                             : test_pairs(w, ps->full_frame != 0u, mbp__backend_exact(w));
+                    : full   ? drop_gone(w, true)
+                             : test_pairs(w, mbp__backend_exact(w));
     ps->hits = hits;
     if (!same) {
         ps->split = (uint8_t)(hits == ps->count ? 1u : 0u);

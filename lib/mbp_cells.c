@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* mbp_cells.c: the cell engine behind the grid, hash and hgrid backends.
+/* mbp_cells.c: the cell engine behind the grid, hash and hgrid backends: the cells, the entry
+ * lists, the move hooks and the query (the update: mbp_cells_update.c; what the two share:
+ * mbp_cells_core.h).
  *
  * Cells. A coordinate x maps to a cell coordinate, about floor((x - origin) / cell_size), clamped
  * to the grid (grid) or to +-32767 cells (hash, hgrid), biased to an unsigned 16-bit value. Fixed
@@ -26,56 +28,6 @@
  * their ranges share a cell. Boxes that overlap are always candidates (monotone map, exact
  * nesting); the core's exact test decides. This holds for large bodies too (by their ranges).
  *
- * Incremental frames. The pair set keeps the candidates between frames, and
- * the structure keeps each body's cells as of the last update. Add and move only compute the
- * body's new cell range: when it is the same as its committed one (the usual case of coherent
- * motion) they return at once, and the update does nothing for that body (the core re-tests its
- * candidates because it is dirty). Otherwise the body joins a list of pending changes, and the
- * entry pool is checked then: 'spare' counts the free entries not promised to pending changes,
- * so an add or move that would not fit returns MBP_E_NOROOM at once and the update never runs
- * out. The update takes the pending bodies one at a time (in list order; growing bodies that do
- * not fit yet wait for a second pass after the others have freed theirs), each from its old place
- * to its new one with every other body where it is in the structure at that moment. For such a
- * step and each level M it maps the old and new ranges to level M (shifted right, or, for a finer
- * M, expanded to every level-M cell inside), A and B, and then:
- *   - walks the cells of A not in B: each body j found whose cell is the minimum corner of
- *     A n Rj (max(A.lo, Rj.lo) per axis) and whose range misses B stops being a candidate
- *     (mbp__sink_end), found once: the minimum corner of A n Rj lies outside B when Rj misses B;
- *   - walks the cells of B not in A the same way, for bodies j that become candidates;
- *   - when walking those cells would cost more than looking at every body (their number times
- *     the mean length of a list, against the bodies), it checks each body of level M instead (a
- *     coarse or large body seen from a fine level, or a table of very few buckets);
- *   - and checks every large body directly.
- * Then it moves the body's entries. So each pair's candidate status is maintained exactly and
- * reported once per change; the order of the steps does not matter. A removed body leaves the
- * structure at once (the core ends its pairs).
- *
- * Full frames. Candidates take room in the pair set (about 2 per body for boxes half a cell
- * wide, 3 to 4 times the overlapping pairs), and the core exact-tests those of every moved body
- * each frame: when most bodies move and cross cells often, a full frame costs less. So the
- * engine runs full frames: changes applied without reports, every candidate pair enumerated
- * once, only those whose boxes overlap reported (mbp__sink_full_frame(out, false): only hits are
- * stored, as brute force), and the candidates counted -
- *   - when the pair set is over 7/8 full at an update (after a frame that lost pairs, a full
- *     one, the candidates do not fit: it stays full);
- *   - when an incremental report finds it full (a candidate is never lost: the frame runs as a
- *     full one instead);
- *   - when the estimated cost of the frame (the K_* figures below, counts of candidates, moved
- *     bodies, cell changes, entries and hits) is over 5/4 of a full frame's, after DWELL frames
- *     in a mode.
- * Leaving incremental frames drops every stored candidate that was not a pair in the last frame,
- * so a full frame has the same room as brute force's and overflows only where it would. It
- * returns to incremental frames when the last count of candidates is at most 3/4 of the set
- * and the estimate is below a full frame's (after DWELL frames): it counts them again and, if
- * they fit beside the stored pairs, reports them all (mbp__sink_full_frame(out, true)). A new world
- * starts in full frames (its first update links every body and counts the candidates). The
- * estimates are rough (within about 10% of the better mode on the bench scenes); exactness does
- * not depend on the mode.
- * Enumeration, once per pair without marks: each body walks the entries after its own in each
- * of its cells, and reports only from the minimum corner of the two ranges' intersection; it
- * also looks up the (at most 2^MBP_DIM) cells its range covers at each coarser non-empty level
- * (hgrid), with the same rule on that level's ranges; each large body checks every body.
- *
  * Bounds (n bodies, L large bodies, P bodies whose cells changed since the last update, C
  * candidate pairs, E entries in use, k = MBP_GRID_MAX_CELLS_PER_BODY):
  *   add, move   2 * MBP_DIM cell conversions (hgrid: and a level choice, O(levels)); when the
@@ -92,15 +44,9 @@
  *               when that range has more cells than there are bodies.
  * Queries use the rule against the query's range, so a body is visited once without marks.
  */
-#include "mbp_cells.h"
+#include "mbp_cells_core.h"
 
 #if MBP_WITH_GRID || MBP_WITH_HASH || MBP_WITH_HGRID
-
-#define NONE ((uint16_t)MBP__CELLS_NONE)
-#define OUT ((uint8_t)MBP__CELLS_OUT)
-#define F_LARGE ((uint8_t)MBP__CELLS_F_LARGE)
-#define F_PEND ((uint8_t)MBP__CELLS_F_PEND)
-#define MAX_CPB ((uint32_t)MBP_GRID_MAX_CELLS_PER_BODY)
 
 /* Keeps a slow path out of a hot function, so that the hot one saves fewer registers. */
 #if defined(__GNUC__)
@@ -109,89 +55,7 @@
 #define NOINLINE
 #endif
 
-/* Full frames leave for incremental ones when the candidates fill at most LOW_WATER of the pair
- * set; incremental frames leave when the set holds more than HIGH_WATER at an update. */
-#define LOW_WATER ((uint32_t)MBP_MAX_PAIRS - (uint32_t)MBP_MAX_PAIRS / 4u)
-#define HIGH_WATER ((uint32_t)MBP_MAX_PAIRS - (uint32_t)MBP_MAX_PAIRS / 8u)
-
-/* Instructions per unit of work, about (make bench under QEMU), for choosing between
- * incremental and full frames; exactness does not depend on them. Incremental: the core walks
- * every stored candidate (K_WALK) and exact-tests those of moved bodies (K_TEST); each body
- * whose cells changed costs K_CHANGE. Full: each candidate pair is enumerated and box-tested
- * (K_ENUM), each overlapping pair inserted (K_HIT), each entry walked (K_ENTRY), and changed
- * bodies are relinked (K_RELINK). One set of figures (the Cortex-M4's) for every CPU: the
- * choice orders the pair set, and mbp_next_pair() walks it in the same order everywhere. */
-#define K_WALK 45u
-#define K_TEST 75u
-#define K_CHANGE 1000u
-#define K_ENUM 60u
-#define K_HIT 200u
-#define K_ENTRY 40u
-#define K_RELINK 500u
-#define DWELL 4u /* frames in a mode before a choice by cost may leave it */
-#define PIN_NONE 0u /* state.pin: choose by cost */
-#define PIN_INCR 1u /* incremental frames whenever the candidates fit */
-#define PIN_FULL 2u /* full frames only */
-
-/* A box of cells at one level, inclusive. */
-typedef struct {
-    uint16_t lo[MBP_DIM];
-    uint16_t hi[MBP_DIM];
-} region;
-
-/* A body's place: level, range at that level, and the entries it takes (0 when large). */
-typedef struct {
-    region r;
-    uint8_t level;
-    uint8_t large;
-    uint16_t n;
-} span;
-
-/* What an incremental step reports into. */
-typedef struct {
-    const mbp__bodies *v;
-    mbp__sink *out;
-    const mbp_grid_state *s;
-    uint16_t i;
-    uint32_t tests;
-    bool abandon; /* the pair set is full: this frame becomes a full one */
-} step;
-
 /* ---- cells ---- */
-
-/* The biased cell coordinate of x on axis k at level 0, clamped to the cells (at most 0xFFFF);
- * never decreases as x grows. */
-MBP__HOT uint32_t cell_coord(const mbp_grid_state *s, int k, mbp_scalar x)
-{
-#if MBP_SCALAR == MBP_FIXED
-    /* Both x and origin lie within the range, so the difference fits int32 (mbp_scalar.h). */
-    int32_t d = (int32_t)((int64_t)x - s->origin[k]);
-    if (d >= 0) {
-        uint32_t u = (uint32_t)d;
-        uint32_t q = (uint32_t)s->bias + (s->shift >= 0 ? u >> s->shift : u / s->cell); /* < 2^32 */
-        return q <= (uint32_t)s->maxc[k] ? q : (uint32_t)s->maxc[k];
-    }
-    /* floor of a negative quotient: minus the ceiling of the positive one; below cell 0, 0
-     * (bias - u <= bias <= maxc). */
-    uint32_t u = (uint32_t)(-(int64_t)d) + (s->cell - 1u);
-    u = s->shift >= 0 ? u >> s->shift : u / s->cell;
-    return u <= (uint32_t)s->bias ? (uint32_t)s->bias - u : 0u;
-#else
-    /* |x - origin| <= 2^61 and inv <= 2^40: t is finite. For t >= +0 the bit patterns order as
-     * the values, and a negative t (or -0) has the sign bit set: one unsigned compare of the
-     * bits tells 0 <= t <= fmax, where truncation is floor; below 0 the cell is 0, above fmax
-     * it is maxc. */
-    union {
-        mbp_scalar f;
-        uint32_t u;
-    } t;
-    t.f = (x - s->origin[k]) * s->inv + s->fbias;
-    if (t.u <= s->fmax_bits[k]) {
-        return (uint32_t)t.f;
-    }
-    return (t.u & 0x80000000u) != 0u ? 0u : (uint32_t)s->maxc[k];
-#endif
-}
 
 /* The key of a box's size: its largest edge (fixed point, raw units) or the bits of that edge
  * over the cell size (float, >= +0: the bits order as the values). A box is at level L when
@@ -249,7 +113,7 @@ static uint32_t range_cells(const uint16_t lo[MBP_DIM], const uint16_t hi[MBP_DI
     return n;
 }
 
-static void span_of(const mbp_grid_state *s, const mbp_aabb *box, span *out)
+void mbp__cells_span_of(const mbp_grid_state *s, const mbp_aabb *box, span *out)
 {
     uint8_t level = level_for(s, box);
     for (int k = 0; k < MBP_DIM; k++) {
@@ -262,20 +126,8 @@ static void span_of(const mbp_grid_state *s, const mbp_aabb *box, span *out)
     out->n = (uint16_t)(n > MAX_CPB ? 0u : n);
 }
 
-/* Body i's committed place (level OUT when it is not in the structure). */
-static void span_get(const mbp_grid_state *s, uint16_t i, span *out)
-{
-    for (int k = 0; k < MBP_DIM; k++) {
-        out->r.lo[k] = s->lo[i][k];
-        out->r.hi[k] = s->hi[i][k];
-    }
-    out->level = s->level[i];
-    out->large = (uint8_t)(s->bflag[i] & F_LARGE);
-    out->n = 0u; /* not needed */
-}
-
 /* Entries body i holds now. */
-static uint32_t held(const mbp_grid_state *s, uint16_t i)
+uint32_t mbp__cells_held(const mbp_grid_state *s, uint16_t i)
 {
     if (s->level[i] == OUT || (s->bflag[i] & F_LARGE) != 0u) {
         return 0u;
@@ -283,25 +135,9 @@ static uint32_t held(const mbp_grid_state *s, uint16_t i)
     return range_cells(s->lo[i], s->hi[i]);
 }
 
-/* sp's range at level m: shifted right when m is coarser, else every level-m cell inside. Both
- * fit 16 bits: a coordinate at level l is at most 65535 >> l. */
-static void region_at(const span *sp, uint32_t m, region *out)
-{
-    uint32_t l = sp->level;
-    for (int k = 0; k < MBP_DIM; k++) {
-        if (m >= l) {
-            out->lo[k] = (uint16_t)(sp->r.lo[k] >> (m - l));
-            out->hi[k] = (uint16_t)(sp->r.hi[k] >> (m - l));
-        } else {
-            out->lo[k] = (uint16_t)((uint32_t)sp->r.lo[k] << (l - m));
-            out->hi[k] = (uint16_t)((((uint32_t)sp->r.hi[k] + 1u) << (l - m)) - 1u);
-        }
-    }
-}
-
 /* Cells in a region, saturated at 2^20 (a side is up to 2^16: a product is taken only while
  * the count is below 2^16, so it never wraps). */
-static uint32_t region_cells(const region *r)
+uint32_t mbp__cells_region_cells(const region *r)
 {
     uint32_t n = 1u;
     for (int k = 0; k < MBP_DIM; k++) {
@@ -313,43 +149,8 @@ static uint32_t region_cells(const region *r)
     return n > 0x100000u ? 0x100000u : n;
 }
 
-/* True when the range lo..hi shares a cell with region r (same level). */
-MBP__HOT bool meets(const uint16_t lo[MBP_DIM], const uint16_t hi[MBP_DIM], const region *r)
-{
-    for (int k = 0; k < MBP_DIM; k++) {
-        if (lo[k] > r->hi[k] || r->lo[k] > hi[k]) {
-            return false;
-        }
-    }
-    return true;
-}
-
-MBP__HOT bool inside(const uint16_t c[MBP_DIM], const region *r)
-{
-    for (int k = 0; k < MBP_DIM; k++) {
-        if (c[k] < r->lo[k] || c[k] > r->hi[k]) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/* The candidate rule between place a and body j: ranges overlap at the coarser level. */
-static bool cand(const mbp_grid_state *s, const span *a, uint16_t j)
-{
-    uint32_t la = a->level, lj = s->level[j];
-    uint32_t da = lj > la ? lj - la : 0u, dj = la > lj ? la - lj : 0u;
-    for (int k = 0; k < MBP_DIM; k++) {
-        if ((uint32_t)(a->r.lo[k] >> da) > (uint32_t)(s->hi[j][k] >> dj) ||
-            (uint32_t)(s->lo[j][k] >> dj) > (uint32_t)(a->r.hi[k] >> da)) {
-            return false;
-        }
-    }
-    return true;
-}
-
 /* The list head of cell c at a level. */
-static uint32_t bucket(const mbp_grid_state *s, uint32_t level, const uint16_t c[MBP_DIM])
+uint32_t mbp__cells_bucket(const mbp_grid_state *s, uint32_t level, const uint16_t c[MBP_DIM])
 {
     uint32_t h;
     if (s->mode == MBP__CELLS_GRID) {
@@ -366,86 +167,17 @@ static uint32_t bucket(const mbp_grid_state *s, uint32_t level, const uint16_t c
     return (h ^ (h >> 16)) & s->bucket_mask;
 }
 
-MBP__HOT bool same_cell(const uint16_t a[MBP_DIM], const uint16_t b[MBP_DIM])
-{
-    for (int k = 0; k < MBP_DIM; k++) {
-        if (a[k] != b[k]) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/* For a cell c inside both ranges: true when c is their intersection's minimum corner, that is
- * c[k] == max(la[k], lb[k]) on every axis (c >= both, so equal to one of them is enough). */
-MBP__HOT bool reports(const uint16_t c[MBP_DIM], const uint16_t la[MBP_DIM],
-                    const uint16_t lb[MBP_DIM])
-{
-    for (int k = 0; k < MBP_DIM; k++) {
-        if (c[k] != la[k] && c[k] != lb[k]) {
-            return false;
-        }
-    }
-    return true;
-}
-
-MBP__HOT bool overlap(const mbp_aabb *a, const mbp_aabb *b)
-{
-    for (int k = 0; k < MBP_DIM; k++) {
-        if (a->max[k] < b->min[k] || b->max[k] < a->min[k]) {
-            return false;
-        }
-    }
-    return true;
-}
-
-/* Steps c through the range lo..hi, axis 0 fastest; false after the last cell. */
-MBP__HOT bool next_cell(uint16_t c[MBP_DIM], const uint16_t lo[MBP_DIM], const uint16_t hi[MBP_DIM])
-{
-    for (int k = 0; k < MBP_DIM; k++) {
-        if (c[k] < hi[k]) {
-            c[k]++;
-            return true;
-        }
-        c[k] = lo[k];
-    }
-    return false;
-}
-
 /* ---- the structure ---- */
 
-/* Takes a free entry for body i in cell c at a level, at the head of the cell's list. */
-static void link_entry(mbp_grid_state *s, uint16_t i, uint32_t level, const uint16_t c[MBP_DIM])
-{
-    uint16_t e = s->free_head;
-    MBP__ASSERT(e != NONE);
-    s->free_head = s->cnext[e];
-    s->free_count--;
-    s->ebody[e] = i;
-    for (int k = 0; k < MBP_DIM; k++) {
-        s->ecell[e][k] = c[k];
-    }
-    s->bnext[e] = s->first[i];
-    s->first[i] = e;
-    uint32_t b = bucket(s, level, c);
-    uint16_t h = s->head[b];
-    s->cnext[e] = h;
-    s->cprev[e] = NONE;
-    if (h != NONE) {
-        s->cprev[h] = e;
-    }
-    s->head[b] = e;
-}
-
 /* Takes entry e out of its cell's list and back to the pool (the body's list is the caller's). */
-static void unlink_entry(mbp_grid_state *s, uint16_t e, uint32_t level)
+void mbp__cells_unlink_entry(mbp_grid_state *s, uint16_t e, uint32_t level)
 {
     uint16_t p = s->cprev[e];
     uint16_t n = s->cnext[e];
     if (p != NONE) {
         s->cnext[p] = n;
     } else {
-        s->head[bucket(s, level, s->ecell[e])] = n;
+        s->head[mbp__cells_bucket(s, level, s->ecell[e])] = n;
     }
     if (n != NONE) {
         s->cprev[n] = p;
@@ -456,7 +188,7 @@ static void unlink_entry(mbp_grid_state *s, uint16_t e, uint32_t level)
 }
 
 /* Takes body i out of the structure: its entries back to the pool, or out of the large list. */
-static void release(mbp_grid_state *s, uint16_t i)
+void mbp__cells_release(mbp_grid_state *s, uint16_t i)
 {
     uint8_t level = s->level[i];
     if (level == OUT) {
@@ -475,353 +207,10 @@ static void release(mbp_grid_state *s, uint16_t i)
         return;
     }
     for (uint16_t e = s->first[i]; e != NONE; e = s->bnext[e]) {
-        unlink_entry(s, e, level); /* leaves bnext[e] alone */
+        mbp__cells_unlink_entry(s, e, level); /* leaves bnext[e] alone */
     }
     s->first[i] = NONE;
     s->level_count[level]--;
-}
-
-static void set_range(mbp_grid_state *s, uint16_t i, const span *sp)
-{
-    for (int k = 0; k < MBP_DIM; k++) {
-        s->lo[i][k] = sp->r.lo[k];
-        s->hi[i][k] = sp->r.hi[k];
-    }
-}
-
-/* Puts body i (out of the structure) at sp; the caller checked that the pool has room. */
-static void insert(mbp_grid_state *s, uint16_t i, const span *sp)
-{
-    set_range(s, i, sp);
-    s->level[i] = sp->level;
-    if (sp->large) {
-        s->bflag[i] |= F_LARGE;
-        s->first[i] = s->large_head;
-        s->large_head = i;
-        s->large_count++;
-        return;
-    }
-    MBP__ASSERT(sp->n <= s->free_count);
-    s->level_count[sp->level]++;
-    s->first[i] = NONE;
-    uint16_t c[MBP_DIM];
-    for (int k = 0; k < MBP_DIM; k++) {
-        c[k] = sp->r.lo[k];
-    }
-    do {
-        link_entry(s, i, sp->level, c);
-    } while (next_cell(c, sp->r.lo, sp->r.hi));
-}
-
-/* Body i, with entries at t's level, takes t's range: only the cells that differ change. */
-static void relink(mbp_grid_state *s, uint16_t i, const span *t)
-{
-    uint32_t level = t->level;
-    region old;
-    for (int k = 0; k < MBP_DIM; k++) {
-        old.lo[k] = s->lo[i][k];
-        old.hi[k] = s->hi[i][k];
-    }
-    uint16_t *p = &s->first[i];
-    while (*p != NONE) {
-        uint16_t e = *p;
-        if (inside(s->ecell[e], &t->r)) {
-            p = &s->bnext[e];
-        } else {
-            *p = s->bnext[e];
-            unlink_entry(s, e, level);
-        }
-    }
-    uint16_t c[MBP_DIM];
-    for (int k = 0; k < MBP_DIM; k++) {
-        c[k] = t->r.lo[k];
-    }
-    do {
-        if (!inside(c, &old)) {
-            link_entry(s, i, level, c);
-        }
-    } while (next_cell(c, t->r.lo, t->r.hi));
-    set_range(s, i, t);
-}
-
-/* ---- incremental steps ---- */
-
-/* A candidate is never lost to a full pair set (it could be a pair brute force keeps): the
- * frame is abandoned instead, and runs as a full one. */
-static void flip(step *st, uint16_t j, bool now)
-{
-    if (now) {
-        if (st->out->ps->count >= (uint32_t)MBP_MAX_PAIRS) {
-            st->abandon = true;
-        } else {
-            mbp__sink_begin(st->out, st->i, j);
-        }
-    } else {
-        mbp__sink_end(st->out, st->i, j);
-    }
-}
-
-/* The bodies of level m in the cells of piece (a part of a): those at the minimum corner of
- * a n their range, whose range misses b (NULL: nothing), change to status 'now'. */
-static void walk_piece(step *st, uint32_t m, const region *piece, const region *a,
-                       const region *b, bool now)
-{
-    const mbp_grid_state *s = st->s;
-    bool hashed = s->mode != MBP__CELLS_GRID;
-    uint16_t c[MBP_DIM];
-    for (int k = 0; k < MBP_DIM; k++) {
-        c[k] = piece->lo[k];
-    }
-    do {
-        for (uint16_t f = s->head[bucket(s, m, c)]; f != NONE; f = s->cnext[f]) {
-            uint16_t j = s->ebody[f];
-            if (j == st->i || (hashed && (s->level[j] != m || !same_cell(s->ecell[f], c))) ||
-                !reports(c, a->lo, s->lo[j])) {
-                continue;
-            }
-            st->tests++;
-            if (b == NULL || !meets(s->lo[j], s->hi[j], b)) {
-                flip(st, j, now);
-            }
-        }
-    } while (next_cell(c, piece->lo, piece->hi));
-}
-
-/* The bodies of level m found in the cells of a that are not in b (b may be NULL: none), each
- * once, at the minimum corner of a n its range; those whose range misses b change to status
- * 'now'. a \ b is cut into at most 2 * MBP_DIM boxes, a slab below and above b per axis. */
-static void walk(step *st, uint32_t m, const region *a, const region *b, bool now)
-{
-    if (b == NULL || !meets(a->lo, a->hi, b)) {
-        walk_piece(st, m, a, a, b, now);
-        return;
-    }
-    region rest = *a;
-    for (int k = 0; k < MBP_DIM; k++) {
-        if (rest.lo[k] < b->lo[k]) {
-            region piece = rest;
-            piece.hi[k] = (uint16_t)(b->lo[k] - 1u);
-            walk_piece(st, m, &piece, a, b, now);
-            rest.lo[k] = b->lo[k];
-        }
-        if (rest.hi[k] > b->hi[k]) {
-            region piece = rest;
-            piece.lo[k] = (uint16_t)(b->hi[k] + 1u);
-            walk_piece(st, m, &piece, a, b, now);
-            rest.hi[k] = b->hi[k];
-        }
-    }
-}
-
-/* As the two walks, by checking every body of level m: was it a candidate (its range meets a)
- * and is it now (meets b)? a may be NULL (a new body). */
-static void scan(step *st, uint32_t m, const region *a, const region *b)
-{
-    const mbp_grid_state *s = st->s;
-    for (uint16_t j = 0; j < st->v->high; j++) {
-        if (s->level[j] != m || (s->bflag[j] & F_LARGE) != 0u || j == st->i) {
-            continue;
-        }
-        st->tests++;
-        bool was = a != NULL && meets(s->lo[j], s->hi[j], a);
-        bool now = meets(s->lo[j], s->hi[j], b);
-        if (was != now) {
-            flip(st, j, now);
-        }
-    }
-}
-
-/* Body i goes from its committed place to t; with report, every pair whose candidate status
- * changes is reported once, walking at most 'most' cells per level (else checking every body).
- * Returns true when the pair set was full (reports incomplete). */
-static bool apply(const mbp__bodies *v, mbp__sink *out, mbp_grid_state *s, uint16_t i,
-                  const span *t, bool report, uint32_t most, uint32_t *tests)
-{
-    bool abandon = false;
-    span c;
-    span_get(s, i, &c);
-    bool had = c.level != OUT;
-    bool cells = had && !c.large && !t->large && c.level == t->level; /* entries, both */
-    if (had && c.level == t->level && c.large == t->large && same_cell(c.r.lo, t->r.lo) &&
-        same_cell(c.r.hi, t->r.hi)) {
-        return false; /* moved away and back this frame */
-    }
-    if (report) {
-        step st = {v, out, s, i, 0u, false};
-        for (uint32_t m = 0; m < s->levels; m++) {
-            uint32_t others = s->level_count[m];
-            if (had && !c.large && c.level == m) {
-                others--;
-            }
-            if (others == 0u) {
-                continue;
-            }
-            region a, b;
-            if (m == t->level && cells) {
-                if (2u * MAX_CPB <= most) { /* the usual case: one level, few cells */
-                    walk(&st, m, &c.r, &t->r, false);
-                    walk(&st, m, &t->r, &c.r, true);
-                    continue;
-                }
-                a = c.r;
-                b = t->r;
-            } else {
-                region_at(t, m, &b);
-                if (had) {
-                    region_at(&c, m, &a);
-                }
-            }
-            if (region_cells(&b) + (had ? region_cells(&a) : 0u) > most) {
-                scan(&st, m, had ? &a : NULL, &b);
-            } else {
-                if (had) {
-                    walk(&st, m, &a, &b, false);
-                }
-                walk(&st, m, &b, had ? &a : NULL, true);
-            }
-        }
-        for (uint16_t l = s->large_head; l != NONE; l = s->first[l]) {
-            if (l == i) {
-                continue;
-            }
-            st.tests++;
-            bool was = had && cand(s, &c, l);
-            bool now = cand(s, t, l);
-            if (was != now) {
-                flip(&st, l, now);
-            }
-        }
-        *tests += st.tests;
-        abandon = st.abandon;
-    }
-    if (cells) {
-        relink(s, i, t);
-    } else {
-        release(s, i);
-        insert(s, i, t);
-    }
-    return abandon;
-}
-
-/* Applies the pending changes, in list order; a body that needs more entries than are free
- * waits for a second pass, after every other has freed its own ('spare' guarantees the total).
- * With report, returns true when the pair set filled up (the reports stopped there). */
-static bool run_pending(const mbp__bodies *v, mbp__sink *out, mbp_grid_state *s, bool report,
-                        uint32_t *tests)
-{
-    bool abandon = false;
-    uint32_t wait = 0u;
-    /* Walking a cell costs its list: with few buckets (hash, hgrid) the list holds other cells'
-     * entries too. The cells worth walking: the bodies over that load, about. */
-    uint32_t load = 1u + ((uint32_t)MBP_GRID_MAX_ENTRIES - s->free_count) / s->nheads;
-    uint32_t most = (v->high + 8u) / load;
-    for (uint32_t pass = 0; pass < 2u; pass++) {
-        uint32_t n = pass == 0u ? s->pend_count : wait;
-        wait = 0u;
-        for (uint32_t p = 0; p < n; p++) {
-            uint16_t i = s->pend[p];
-            if ((s->bflag[i] & F_PEND) == 0u) {
-                continue; /* removed since */
-            }
-            span t;
-            span_of(s, &v->box[i], &t);
-            uint32_t h = held(s, i);
-            if (pass == 0u && t.n > h && t.n - h > s->free_count) {
-                s->pend[wait++] = i;
-                continue;
-            }
-            MBP__ASSERT(t.n <= h || t.n - h <= s->free_count);
-            s->bflag[i] &= (uint8_t)~F_PEND;
-            if (apply(v, out, s, i, &t, report && !abandon, most, tests)) {
-                abandon = true;
-            }
-        }
-    }
-    s->pend_count = 0u;
-    MBP__ASSERT(s->spare == (int32_t)s->free_count);
-    return abandon;
-}
-
-/* ---- full enumeration ---- */
-
-enum { E_COUNT, E_ALL, E_OVERLAP };
-
-MBP__HOT void act(const mbp__bodies *v, mbp__sink *out, int how, uint16_t i, uint16_t j,
-                  uint32_t *tests)
-{
-    if (how == E_ALL) {
-        (*tests)++;
-        mbp__sink_begin(out, i, j);
-    } else if (how == E_OVERLAP) {
-        (*tests)++;
-        if (overlap(&v->box[i], &v->box[j])) {
-            mbp__sink_begin(out, i, j);
-        }
-    }
-}
-
-/* Every candidate pair once (see the top); returns their number. */
-static uint32_t enumerate(const mbp__bodies *v, mbp__sink *out, const mbp_grid_state *s, int how,
-                          uint32_t *tests)
-{
-    uint32_t count = 0u;
-    bool hashed = s->mode != MBP__CELLS_GRID;
-    for (uint16_t i = 0; i < v->high; i++) {
-        uint32_t level = s->level[i];
-        if (level == OUT || (s->bflag[i] & F_LARGE) != 0u) {
-            continue;
-        }
-        MBP__ASSERT(mbp__in(v, i));
-        for (uint16_t e = s->first[i]; e != NONE; e = s->bnext[e]) {
-            const uint16_t *c = s->ecell[e];
-            /* Entries before e in this list meet i from their own walk. */
-            for (uint16_t f = s->cnext[e]; f != NONE; f = s->cnext[f]) {
-                uint16_t j = s->ebody[f];
-                if ((hashed && (s->level[j] != level || !same_cell(s->ecell[f], c))) ||
-                    !reports(c, s->lo[i], s->lo[j])) {
-                    continue;
-                }
-                count++;
-                act(v, out, how, i, j, tests);
-            }
-        }
-        for (uint32_t m = level + 1u; m < s->levels; m++) {
-            if (s->level_count[m] == 0u) {
-                continue;
-            }
-            region a;
-            uint16_t c[MBP_DIM];
-            for (int k = 0; k < MBP_DIM; k++) {
-                a.lo[k] = (uint16_t)(s->lo[i][k] >> (m - level));
-                a.hi[k] = (uint16_t)(s->hi[i][k] >> (m - level));
-                c[k] = a.lo[k];
-            }
-            do {
-                for (uint16_t f = s->head[bucket(s, m, c)]; f != NONE; f = s->cnext[f]) {
-                    uint16_t j = s->ebody[f];
-                    if (s->level[j] != m || !same_cell(s->ecell[f], c) ||
-                        !reports(c, a.lo, s->lo[j])) {
-                        continue;
-                    }
-                    count++;
-                    act(v, out, how, i, j, tests);
-                }
-            } while (next_cell(c, a.lo, a.hi));
-        }
-    }
-    for (uint16_t l = s->large_head; l != NONE; l = s->first[l]) {
-        span sl;
-        span_get(s, l, &sl);
-        for (uint16_t j = 0; j < v->high; j++) {
-            if (j == l || s->level[j] == OUT || ((s->bflag[j] & F_LARGE) != 0u && j < l) ||
-                !cand(s, &sl, j)) {
-                continue;
-            }
-            count++;
-            act(v, out, how, l, j, tests);
-        }
-    }
-    return count;
 }
 
 /* ---- hooks ---- */
@@ -941,13 +330,13 @@ static NOINLINE mbp_status place_change(mbp_grid_state *s, uint16_t i, const mbp
 {
     uint8_t f = s->bflag[i];
     span t;
-    span_of(s, box, &t);
-    int32_t h = (int32_t)held(s, i);
+    mbp__cells_span_of(s, box, &t);
+    int32_t h = (int32_t)mbp__cells_held(s, i);
     int32_t need = (int32_t)t.n - h, before = 0;
     if ((f & F_PEND) != 0u) {
         span was; /* the change recorded by the last add or move of this frame */
         MBP__ASSERT(old != NULL);
-        span_of(s, old, &was);
+        mbp__cells_span_of(s, old, &was);
         before = (int32_t)was.n - h;
     }
     if (need - before > s->spare) {
@@ -1006,90 +395,15 @@ mbp_status mbp__cells_move(mbp_grid_state *s, uint16_t i, const mbp_aabb *old,
 
 void mbp__cells_remove(mbp_grid_state *s, uint16_t i, const mbp_aabb *last)
 {
-    int32_t h = (int32_t)held(s, i);
+    int32_t h = (int32_t)mbp__cells_held(s, i);
     if ((s->bflag[i] & F_PEND) != 0u) {
         span t;
-        span_of(s, last, &t);
+        mbp__cells_span_of(s, last, &t);
         s->spare += (int32_t)t.n - h; /* the promise is void */
         s->bflag[i] &= (uint8_t)~F_PEND;
     }
-    release(s, i);
+    mbp__cells_release(s, i);
     s->spare += h;
-}
-
-/* The two estimates of this frame's cost, from c candidates and p bodies whose cells changed.
- * In 32 bits: c and the hits are at most 2^20 (MBP_MAX_PAIRS), p and the entries 2^16, so each
- * sum stays below 2^29 and five times it below 2^32. */
-static void estimate(const mbp__bodies *v, const mbp__sink *out, const mbp_grid_state *s,
-                     uint32_t c, uint32_t p, uint32_t *incr, uint32_t *full)
-{
-    uint32_t n = v->live != 0u ? v->live : 1u;
-    uint32_t d = v->moved_count < n ? v->moved_count : n;
-    uint32_t e = (uint32_t)MBP_GRID_MAX_ENTRIES - s->free_count;
-    /* Candidates with a moved body, if moved bodies are spread evenly: c (1 - (1 - d/n)^2). */
-    uint32_t f = (d << 8) / n; /* d/n in 1/256 */
-    uint32_t moved = (uint32_t)(((uint64_t)c * ((uint64_t)f * (uint64_t)(512u - f))) >> 16);
-    *incr = K_WALK * c + K_TEST * moved + K_CHANGE * p;
-    *full = K_ENUM * c + K_HIT * out->ps->hits + K_ENTRY * e + K_RELINK * p;
-}
-
-/* Leaving incremental frames: the pair set keeps only the last frame's pairs (MBP__PREV, what
- * brute force's set holds at this point), so the full frame has exactly brute force's room. The
- * candidates dropped were no pairs (an incremental frame's own too): no event depends on them. */
-static void drop_candidates(mbp__sink *out, mbp_grid_state *s)
-{
-    mbp_pairset *ps = out->ps;
-    for (uint32_t k = 0; k < ps->count;) {
-        if ((ps->flag[k] & MBP__PREV) == 0u) {
-            mbp__pairs_remove_at(ps, k); /* the last entry moves to k: look at k again */
-        } else {
-            k++;
-        }
-    }
-    s->incr = 0u;
-    s->dwell = 0u;
-}
-
-mbp_status mbp__cells_update(mbp_grid_state *s, const mbp__bodies *v, mbp__sink *out)
-{
-    uint32_t tests = 0u, incr, full, changes = s->pend_count;
-    if (s->dwell < DWELL) {
-        s->dwell++;
-    }
-    if (s->incr) {
-        estimate(v, out, s, out->ps->count, changes, &incr, &full);
-        /* No frame that lost pairs is incremental: an incremental report never loses a
-         * candidate (flip()), and the switch to incremental frames needs room for them all. */
-        if (out->ps->count > HIGH_WATER || s->pin == PIN_FULL) {
-            drop_candidates(out, s); /* candidates would soon be lost: full frames */
-            s->cands = 0u;
-        } else if (s->pin == PIN_NONE && s->dwell >= DWELL && 4u * incr > 5u * full) {
-            drop_candidates(out, s); /* full frames cost less now */
-        }
-    }
-    if (run_pending(v, out, s, s->incr != 0u, &tests)) {
-        drop_candidates(out, s); /* the candidates do not fit: this frame becomes a full one */
-        s->cands = 0u;
-    }
-    if (!s->incr && s->pin != PIN_FULL && s->cands <= LOW_WATER) {
-        estimate(v, out, s, s->cands, changes, &incr, &full);
-        if (s->pin == PIN_INCR || (s->dwell >= DWELL && incr < full)) {
-            uint32_t none = 0u;
-            uint32_t c = enumerate(v, out, s, E_COUNT, &none);
-            if (c <= LOW_WATER && out->ps->count + c <= (uint32_t)MBP_MAX_PAIRS) {
-                mbp__sink_full_frame(out, true); /* back to incremental frames: keep them all */
-                (void)enumerate(v, out, s, E_ALL, &tests);
-                s->incr = 1u;
-                s->dwell = 0u;
-            }
-        }
-    }
-    if (!s->incr) {
-        mbp__sink_full_frame(out, false);
-        s->cands = enumerate(v, out, s, E_OVERLAP, &tests);
-    }
-    out->tests = tests;
-    return MBP_OK;
 }
 
 void mbp__cells_query(const mbp_grid_state *s, const mbp__bodies *v, const mbp_aabb *box,
@@ -1115,7 +429,7 @@ void mbp__cells_query(const mbp_grid_state *s, const mbp__bodies *v, const mbp_a
             q.hi[k] = (uint16_t)(q1[k] >> level);
             c[k] = q.lo[k];
         }
-        if (region_cells(&q) > v->high) {
+        if (mbp__cells_region_cells(&q) > v->high) {
             /* More cells than bodies: checking each body's range is cheaper. */
             for (uint16_t j = 0; j < v->high; j++) {
                 if (s->level[j] == level && (s->bflag[j] & F_LARGE) == 0u &&
@@ -1126,7 +440,7 @@ void mbp__cells_query(const mbp_grid_state *s, const mbp__bodies *v, const mbp_a
             continue;
         }
         do {
-            for (uint16_t f = s->head[bucket(s, level, c)]; f != NONE; f = s->cnext[f]) {
+            for (uint16_t f = s->head[mbp__cells_bucket(s, level, c)]; f != NONE; f = s->cnext[f]) {
                 uint16_t j = s->ebody[f];
                 if (hashed && (s->level[j] != level || !same_cell(s->ecell[f], c))) {
                     continue;

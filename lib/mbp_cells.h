@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* mbp_cells.h: the cell engine shared by the grid, hash and hgrid backends (mbp_cells.c).
+/* mbp_cells.h: the cell engine shared by the grid, hash and hgrid backends (mbp_cells.c,
+ * mbp_cells_update.c; what those two share: mbp_cells_core.h).
  * Not for users; the state type is in mbp_grid.h. */
 #ifndef MBP_CELLS_H
 #define MBP_CELLS_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* mbp_grid.h: the state of the cell backends: uniform grid, spatial hash and (mbp_hgrid.h)
- * hierarchical grid. One engine serves all three (mbp_cells.c); they differ in how a cell maps
- * to a list head: grid cell index, hash of the cell, hash of (level, cell).
+ * hierarchical grid. One engine serves all three (mbp_cells.c, mbp_cells_update.c); they differ in
+ * how a cell maps to a list head: grid cell index, hash of the cell, hash of (level, cell).
  *
  * RAM: per body 4 * MBP_DIM + 6 bytes (its cell range, first entry, level, flags, a place in
  * the list of pending changes); per entry 8 + 2 * MBP_DIM bytes (MBP_GRID_MAX_ENTRIES of them);

@@ -54,7 +54,7 @@ sources() { # "on backends" -> sources
         for b in $all; do
             case " $1 " in *" $b "*) ;; *) case $f in lib/mbp_$b.c|lib/mbp_${b}_*.c) keep=0 ;; esac ;; esac
         done
-        case " $1 " in *" grid "*|*" hash "*|*" hgrid "*) ;; *) [ "$f" = lib/mbp_cells.c ] && keep=0 ;; esac
+        case " $1 " in *" grid "*|*" hash "*|*" hgrid "*) ;; *) case $f in lib/mbp_cells.c|lib/mbp_cells_*.c) keep=0 ;; esac ;; esac
         [ $keep = 1 ] && src="$src $f"
     done
     echo "$src"

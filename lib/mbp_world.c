@@ -784,17 +784,21 @@ mbp_status mbp_update(mbp_world *w)
      * removed: test_moved() tests the pairs of the moved bodies without drop_gone(). */
     bool moved = ps->log_count <= (uint32_t)MBP_PAIR_LOG && !same && !logged && w->restart == 0u &&
                  w->dying_head == 0u;
-    /* A full frame: one walk drops the pairs not reported again and settles the rest. */
-    bool full = !same && !logged && !moved && ps->full_frame != 0u;
-    if (!same && !logged && !moved && !full &&
-        (ps->dropped != 0u || w->dying_head != 0u || w->restart != 0u)) {
-        (void)drop_gone(w, false);
+    uint32_t hits;
+    if (same) {
+        hits = ps->hits;
+    } else if (logged) {
+        hits = apply_log(w);
+    } else if (moved) {
+        hits = test_moved(w, mbp__backend_exact(w));
+    } else if (ps->full_frame != 0u) {
+        hits = drop_gone(w, true); /* one walk drops the pairs not reported and settles the rest */
+    } else {
+        if (ps->dropped != 0u || w->dying_head != 0u || w->restart != 0u) {
+            (void)drop_gone(w, false);
+        }
+        hits = test_pairs(w, mbp__backend_exact(w));
     }
-    uint32_t hits = same     ? ps->hits
-                    : logged ? apply_log(w)
-                    : moved  ? test_moved(w, mbp__backend_exact(w))
-                    : full   ? drop_gone(w, true)
-                             : test_pairs(w, mbp__backend_exact(w));
     ps->hits = hits;
     if (!same) {
         ps->split = (uint8_t)(hits == ps->count ? 1u : 0u);

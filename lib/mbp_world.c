@@ -782,8 +782,7 @@ mbp_status mbp_update(mbp_world *w)
                   ps->log_count <= (uint32_t)MBP_PAIR_LOG && lost == 0u && was_whole;
     /* An incremental frame whose log holds every change (a full frame overflows it), with no body
      * removed: test_moved() tests the pairs of the moved bodies without drop_gone(). */
-    bool moved = ps->log_count <= (uint32_t)MBP_PAIR_LOG && !same && !logged && w->restart == 0u &&
-                 w->dying_head == 0u;
+    bool moved = ps->log_count <= (uint32_t)MBP_PAIR_LOG && w->restart == 0u && w->dying_head == 0u;
     uint32_t hits;
     if (same) {
         hits = ps->hits;

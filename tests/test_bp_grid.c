@@ -22,7 +22,7 @@ static mbp_grid_state g_cells;
 #define PIN_INCR 1u
 #define PIN_FULL 2u
 
-/* The pair-set levels of mbp_cells.c: incremental frames start only when the candidates fill at
+/* The pair-set levels of mbp_cells_update.c: incremental frames start only when the candidates fill at
  * most LOW of the set, and end when it holds more than HIGH at an update. */
 #define LOW ((uint32_t)MBP_MAX_PAIRS - (uint32_t)MBP_MAX_PAIRS / 4u)
 #define HIGH ((uint32_t)MBP_MAX_PAIRS - (uint32_t)MBP_MAX_PAIRS / 8u)

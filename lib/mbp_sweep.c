@@ -197,7 +197,7 @@ MBP__HOT uint32_t scan(const uint16_t *o, uint32_t n, const mbp_aabb *box, mbp__
                 report(out, a, *pb, box, lo, up, ax);
             }
         } else {
-            while (++pb < end && box[*pb].min[ax] <= hi) {
+            while (++pb < end) { /* sorted: every min up to the end is <= last <= hi */
                 report(out, a, *pb, box, lo, up, ax);
             }
         }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* mbp_internal.h: what the world's files share (mbp_world.c, mbp_query.c, mbp_backend.c, the
- * shape and fast-body code). Not for users. Backends do not include it: they see only mbp_bp.h.
+/* mbp_internal.h: what the world's files share (mbp_world.c, mbp_update.c, mbp_output.c,
+ * mbp_query.c, mbp_backend.c, the shape and fast-body code). Not for users. Backends do not
+ * include it: they see only mbp_bp.h.
  */
 #ifndef MBP_INTERNAL_H
 #define MBP_INTERNAL_H
@@ -25,14 +26,26 @@ static inline bool mbp__active(const mbp_world *w, uint16_t i)
     return (w->flags[i] & (MBP__LIVE | MBP__DYING)) == MBP__LIVE;
 }
 
-/* The backend was built anew: see mbp_world.c (mbp_shift_origin(), mbp_shift.c). */
+/* Lists body i for the next update (once), and notes a volume or filter in w->special. Every
+ * change of a body's volume or filter comes here after its flags are set (mbp_world.c), and a
+ * restart marks every active body (mbp_update.c). */
+MBP__HOT void mbp__mark_dirty(mbp_world *w, uint16_t i)
+{
+    w->special |= (uint8_t)(w->flags[i] & (MBP__VOLUME | MBP__FILTER));
+    if ((w->flags[i] & MBP__DIRTY) == 0u) {
+        w->flags[i] |= MBP__DIRTY;
+        w->dirty[w->dirty_count++] = i;
+    }
+}
+
+/* The backend was built anew: see mbp_update.c (mbp_shift_origin(), mbp_shift.c). */
 void mbp__pairs_restart(mbp_world *w);
 #if MBP_WITH_KDOP
 /* k translated by -d (mbp_kdop.c): each slab by d's projection on its axis. */
 void mbp__kdop_translate(mbp_kdop *k, const mbp_scalar d[MBP_DIM]);
 #endif
 
-/* ---- exact tests the core applies to candidates (mbp_world.c) ---- */
+/* ---- exact tests the core applies to candidates (mbp_update.c) ---- */
 bool mbp__exact(const mbp_world *w, uint16_t a, uint16_t b);
 /* The world's volumes as plain data, for the tests under it (mbp__volumes_meet()). */
 mbp__volumes mbp__world_volumes(const mbp_world *w);

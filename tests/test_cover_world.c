@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* test_cover_world.c: paths of the world's core (lib/mbp_world.c) that the other test files do
- * not take, found with `make coverage` (docs/coverage.md lists what stays unreached and why):
+/* test_cover_world.c: paths of the world's core (lib/mbp_world.c, mbp_update.c, mbp_output.c)
+ * that the other test files do not take, found with `make coverage` (docs/coverage.md lists what
+ * stays unreached and why):
  * every call that takes a handle, with every kind of bad handle; index lookups past the world;
  * bad query points and segments; bodies removed before any update; a full event buffer (also in
  * a frame whose backend logged nothing); a pair set that overflows and then empties; generations

@@ -182,9 +182,10 @@ static bool make_fat(mbp_tree_state *t, const mbp_aabb *b, const mbp_scalar *d, 
 
 /* True when the fat box is over twice as large, on some axis, as a fresh one for box, displaced
  * by d, would be with the full sweep: the body slowed down after a fast move. Strict (when the
- * fat candidates crowd the pair set): over 5/4 as large, as after the margins shrank. */
-static bool too_big(const mbp_tree_state *t, const mbp_aabb *fat, const mbp_aabb *box,
-                    const mbp_scalar *d, bool strict)
+ * fat candidates crowd the pair set): over 5/4 as large, as after the margins shrank. Kept out of
+ * skip_kept(), which calls it for few bodies: inlined, its values took the loop's registers. */
+MBP__LOOP bool too_big(const mbp_tree_state *t, const mbp_aabb *fat, const mbp_aabb *box,
+                       const mbp_scalar *d, bool strict)
 {
     for (int k = 0; k < MBP_DIM; k++) {
         wide_t e, m, s;
@@ -204,6 +205,62 @@ static bool too_big(const mbp_tree_state *t, const mbp_aabb *fat, const mbp_aabb
 }
 
 /* ---- walks ---- */
+
+/* Pair reporting for one body i whose fat box changes from *old (NULL: new body) to *fresh. */
+typedef struct {
+    mbp_tree_state *t;
+    const mbp__bodies *v;
+    mbp__sink *out;
+    const mbp_aabb *old;
+    const mbp_aabb *fresh;
+    uint32_t tests;
+    uint32_t fat_pairs; /* full frames: pairs of overlapping fat boxes found */
+    uint16_t i;
+    bool abandon;       /* incremental: the pair set is full, this frame becomes a full one */
+} pair_ctx;
+
+/* Incremental reports refuse to fill the pair set: a candidate lost there could be a true pair
+ * that brute force would have kept. The frame turns into an exact full frame instead. */
+static void candidate(pair_ctx *c, uint16_t j)
+{
+    if (mbp__sink_count(c->out) >= MBP_MAX_PAIRS) {
+        c->abandon = true;
+    } else {
+        mbp__sink_begin(c->out, c->i, j);
+    }
+}
+
+/* A leaf whose fat box *fj the walk around a moved body found: the pair begins when the fresh fat
+ * box overlaps *fj and the old one did not, and ends in the opposite case. */
+MBP__HOT void moved_leaf(pair_ctx *c, uint16_t j, const mbp_aabb *fj)
+{
+    c->tests += 2u;
+    bool now = mbp__tree_ov(c->fresh, fj);
+    bool then = mbp__tree_ov(c->old, fj);
+    if (now && !then) {
+        candidate(c, j);
+    } else if (then && !now) {
+        mbp__sink_end(c->out, c->i, j);
+    }
+}
+
+static void visit_moved(void *ctx, uint16_t j)
+{
+    pair_ctx *c = (pair_ctx *)ctx;
+    moved_leaf(c, j, &c->t->node[c->t->leaf[j]].box);
+}
+
+/* fn(ctx, body) for the leaf n a walk found. The walks around a moved body (walk_around() with
+ * visit_moved, where this folds to the first branch) test the leaf's box where they found it,
+ * without a call or a look-up through t->leaf. */
+MBP__HOT void visit_leaf(mbp__visit_fn fn, void *ctx, const mbp_tree_node *n)
+{
+    if (fn == visit_moved) {
+        moved_leaf((pair_ctx *)ctx, n->child2, &n->box);
+    } else {
+        fn(ctx, n->child2);
+    }
+}
 
 /* Walks the subtree of r without a stack, by parent links: the fallback when the stack is full.
  * Returns the number of box tests. */
@@ -261,7 +318,7 @@ MBP__HOT uint32_t walk_inner(const mbp_tree_state *t, uint16_t r, const mbp_aabb
         const mbp_tree_node *cn = &nodes[c];
         if (mbp__tree_ov(&cn->box, &q)) {
             if (cn->height == 0u) {
-                fn(ctx, cn->child2);
+                visit_leaf(fn, ctx, cn);
             } else if (sp < cap) {
                 stack[sp++] = cn->child2;
                 pushes++;
@@ -319,51 +376,12 @@ static uint32_t walk_around(const mbp_tree_state *t, uint16_t lf, const mbp_aabb
             continue;
         }
         if (sn->height == 0u) {
-            fn(ctx, sn->child2);
+            visit_leaf(fn, ctx, sn);
         } else {
             tests += walk_inner(t, sib, &q, fn, ctx, overflows);
         }
     }
     return tests;
-}
-
-/* Pair reporting for one body i whose fat box changes from *old (NULL: new body) to *fresh. */
-typedef struct {
-    mbp_tree_state *t;
-    const mbp__bodies *v;
-    mbp__sink *out;
-    const mbp_aabb *old;
-    const mbp_aabb *fresh;
-    uint32_t tests;
-    uint32_t fat_pairs; /* full frames: pairs of overlapping fat boxes found */
-    uint16_t i;
-    bool abandon;       /* incremental: the pair set is full, this frame becomes a full one */
-} pair_ctx;
-
-/* Incremental reports refuse to fill the pair set: a candidate lost there could be a true pair
- * that brute force would have kept. The frame turns into an exact full frame instead. */
-static void candidate(pair_ctx *c, uint16_t j)
-{
-    if (mbp__sink_count(c->out) >= MBP_MAX_PAIRS) {
-        c->abandon = true;
-    } else {
-        mbp__sink_begin(c->out, c->i, j);
-    }
-}
-
-static void visit_moved(void *ctx, uint16_t j)
-{
-    pair_ctx *c = (pair_ctx *)ctx;
-    const mbp_tree_state *t = c->t;
-    const mbp_aabb *fj = &t->node[t->leaf[j]].box;
-    c->tests += 2u;
-    bool now = mbp__tree_ov(c->fresh, fj);
-    bool then = mbp__tree_ov(c->old, fj);
-    if (now && !then) {
-        candidate(c, j);
-    } else if (then && !now) {
-        mbp__sink_end(c->out, c->i, j);
-    }
 }
 
 static void visit_new(void *ctx, uint16_t j)

@@ -229,7 +229,7 @@ MBP__LOOP uint32_t test_moved(mbp_world *w, bool exact)
     if (w->stats.lost_events != 0u) {
         hits = 0u;
         for (uint32_t m = 0; m < n; m++) {
-            hits += (uint32_t)(pflag[m] & MBP__HIT) >> 1;
+            hits += (pflag[m] & MBP__HIT) != 0u ? 1u : 0u;
         }
     }
     return hits;
@@ -296,8 +296,10 @@ mbp_status mbp_update(mbp_world *w)
     bool logged = !same && w->restart == 0u && mbp__backend_exact(w) && w->special == 0u && w->dying_head == 0u &&
                   ps->log_count <= (uint32_t)MBP_PAIR_LOG && lost == 0u && was_whole;
     /* An incremental frame whose log holds every change (a full frame overflows it), with no body
-     * removed: test_moved() tests the pairs of the moved bodies without drop_gone(). */
-    bool moved = ps->log_count <= (uint32_t)MBP_PAIR_LOG && w->restart == 0u && w->dying_head == 0u;
+     * removed: test_moved() tests the pairs of the moved bodies without drop_gone(). Only an
+     * incremental backend makes one (MBP__INCREMENTAL 0: never, and test_moved() is left out). */
+    bool moved = MBP__INCREMENTAL && ps->log_count <= (uint32_t)MBP_PAIR_LOG && w->restart == 0u &&
+                 w->dying_head == 0u;
     uint32_t hits;
     if (same) {
         hits = ps->hits;

@@ -239,8 +239,10 @@ typedef struct mbp_params {
     /* Hash, hgrid: buckets used, a power of two 1..MBP_HASH_BUCKETS (default); fewer only to
      * test hash collisions. */
     uint32_t hash_buckets;
-    /* Sweep: the axis sorted and swept, 0..MBP_DIM-1, or MBP_AXIS_AUTO (default): each update
-     * takes the axis along which the body centres spread most (switching only for a 25% gain). */
+    /* Sweep: the axis sorted and swept, 0..MBP_DIM-1, or MBP_AXIS_AUTO (default): the axis along
+     * which the body centres spread most (switching only for a 25% gain), chosen at the first
+     * update, then again every 16 updates, when the bodies jump (the sort gives up), or when
+     * their spread along the sorted axis falls below 3/4 of what it was at the choice. */
     uint8_t sweep_axis;
     /* SAP: insertion-sort swaps allowed per body in one update (1..65535, default 32), times
      * log2(bodies) / 10 from 1024 bodies on; a body that jumps far counts one swap per 32
@@ -258,7 +260,7 @@ typedef struct mbp_params {
 #endif
 } mbp_params;
 
-/* For mbp_params.sweep_axis: choose the axis of largest spread at each update. */
+/* For mbp_params.sweep_axis: choose the axis of largest spread (when: see sweep_axis). */
 #define MBP_AXIS_AUTO 0xFFu
 
 #include "mbp_world_types.h" /* the plain-data layout of mbp_world: read it, don't write it */

@@ -6,11 +6,13 @@
  * the bodies after it whose min is <= a's max overlap a on that axis (closed intervals) and are
  * tested on the other axes. This forward scan finds the same pairs as a sweep with an active list
  * (a body leaves when a later min passes its max) without keeping the list: 2 bytes per body in
- * all. The axis is a parameter, or chosen each update as the one along which the body centres
- * spread most (switching only for a 25% larger spread, since a switch costs a full sort).
+ * all. The axis is a parameter, or chosen as the one along which the body centres spread most
+ * (switching only for a 25% larger spread, since a switch costs a full sort); choosing reads every
+ * box, so it is done at the first update and again only every 16 updates, when the bodies jump or
+ * when they gather along the sorted axis (recheck_axis()).
  *
  * Cost per update: O(n + s) for the sort with s element moves, O(n + k) for the sweep with k the
- * pairs overlapping on the sweep axis, O(n) to pick the axis. Worst case: the insertion sort
+ * pairs overlapping on the sweep axis, O(n) when it picks the axis. Worst case: the insertion sort
  * stops after n * log2(n) moves (bodies teleporting, a new axis) and a heap sort finishes it:
  * O(n log n), no recursion. k is n^2/2 when every body overlaps on the sweep axis (all on one
  * line across it): choose the axis, or let it be chosen. An update after which nothing was
@@ -23,6 +25,8 @@
 #include "mbp_bp.h"
 
 #if MBP_WITH_SWEEP
+
+#define MBP__SWEEP_RECHECK 16u /* updates between two choices of the axis (recheck_axis()) */
 
 static mbp_scalar min_of(const mbp_aabb *box, uint16_t body, uint8_t ax)
 {
@@ -80,6 +84,47 @@ static uint8_t pick_axis(const mbp_sweep_state *s, const mbp_aabb *box)
     return best;
 }
 #endif
+
+/* The auto axis (pick_axis()); the only one in 1D. */
+static uint8_t pick(const mbp_sweep_state *s, const mbp_aabb *box)
+{
+#if MBP_DIM > 1
+    return pick_axis(s, box);
+#else
+    (void)s;
+    (void)box;
+    return 0u;
+#endif
+}
+
+/* The spread of the mins on ax, from the ends of order[] sorted on ax. */
+static mbp_scalar spread_of(const mbp_sweep_state *s, const mbp_aabb *box, uint8_t ax)
+{
+    if (s->count < 2u) {
+        return 0;
+    }
+    return min_of(box, s->order[s->count - 1u], ax) - min_of(box, s->order[0], ax);
+}
+
+/* Whether to choose the auto axis again, after the insertion sort on it (sorted: it finished).
+ * Choosing reads every box (pick_axis()), a tenth of an update; so it is done only every
+ * MBP__SWEEP_RECHECK updates, when the sort gave up (the bodies jumped: a full sort is due
+ * anyway), when there was no spread on the axis at the choice, or when the spread of mins on the axis, read from the ends of the sorted order, fell
+ * below 3/4 of what it was at the choice (the bodies gather along it: the sweep's tests grow). */
+static bool recheck_axis(mbp_sweep_state *s, const mbp_aabb *box, bool sorted)
+{
+    s->since_pick++;
+    if (!sorted) {
+        return true;
+    }
+    if (s->since_pick >= MBP__SWEEP_RECHECK) {
+        return true;
+    }
+    if (s->spread_pick <= 0) {
+        return true; /* chosen among fewer than two bodies, or all at one min: no spread to keep */
+    }
+    return spread_of(s, box, s->axis) < s->spread_pick - s->spread_pick / 4;
+}
 
 /* Insertion sort of order[] by min on ax; false when it gave up after `budget` moves (order[]
  * is then still a permutation, partly sorted). The largest key of the sorted prefix is kept: a
@@ -172,7 +217,7 @@ MBP__HOT void report(mbp__sink *out, uint16_t a, uint16_t b, const mbp_aabb *box
 MBP__HOT uint32_t scan(const uint16_t *o, uint32_t n, const mbp_aabb *box, mbp__sink *out,
                        mbp_scalar *ext, int ax)
 {
-    uint32_t tests = 0u;
+    uint32_t stops = 0u; /* the sum of the indices at which the scans stopped */
     mbp_scalar e_max = 0;
     if (n == 0u) {
         *ext = 0;
@@ -201,10 +246,11 @@ MBP__HOT uint32_t scan(const uint16_t *o, uint32_t n, const mbp_aabb *box, mbp__
                 report(out, a, *pb, box, lo, up, ax);
             }
         }
-        tests += (uint32_t)(pb - pa) - 1u;
+        stops += (uint32_t)(pb - o);
     }
     *ext = e_max;
-    return tests;
+    /* Body i's scan stopped at index j_i: j_i - i - 1 tests; sum(i) = n(n-1)/2 (n <= 65535). */
+    return stops - n * (n + 1u) / 2u;
 }
 
 MBP__LOOP uint32_t scan0(const uint16_t *o, uint32_t n, const mbp_aabb *box, mbp__sink *out,
@@ -240,6 +286,8 @@ mbp_status mbp__sweep_init(mbp_sweep_state *s, const mbp_params *p)
     s->ext = 0;
     s->shifts_last = 0u;
     s->heap_sorts = 0u;
+    s->since_pick = 0u;
+    s->spread_pick = 0;
     return MBP_OK;
 }
 
@@ -268,23 +316,38 @@ mbp_status mbp__sweep_update(mbp_sweep_state *s, const mbp__bodies *v, mbp__sink
     if (s->removed) {
         compact(s, v);
     }
-#if MBP_DIM > 1
-    uint8_t ax = s->want_axis == MBP_AXIS_AUTO ? pick_axis(s, box) : s->want_axis;
-#else
-    uint8_t ax = 0u;
-#endif
     uint32_t n = s->count;
     uint32_t log2n = 1u;
     while ((1u << log2n) < n) {
         log2n++;
     }
+    uint8_t ax = s->axis;
+    bool chose = false;
+    if (s->want_axis != MBP_AXIS_AUTO) {
+        ax = s->want_axis;
+    } else if (ax == MBP_AXIS_AUTO) {
+        ax = pick(s, box); /* the first update */
+        chose = true;
+    }
     /* A heap sort costs about 2 n log2 n comparisons: beyond n log2 n moves, switch to it. */
-    if (ax != s->axis || !insertion_sort(s, box, ax, n * log2n + 16u)) {
+    bool sorted = ax == s->axis && insertion_sort(s, box, ax, n * log2n + 16u);
+    if (s->want_axis == MBP_AXIS_AUTO && !chose && recheck_axis(s, box, sorted)) {
+        ax = pick(s, box);
+        chose = true;
+        if (ax != s->axis) {
+            sorted = false; /* a new axis: a full sort */
+        }
+    }
+    if (!sorted) {
         if (ax != s->axis) {
             s->shifts_last = 0u;
         }
         heap_sort(box, s->order, n, ax);
         s->heap_sorts++;
+    }
+    if (chose) {
+        s->since_pick = 0u;
+        s->spread_pick = spread_of(s, box, ax);
     }
     s->axis = ax;
     s->sorted = s->count;

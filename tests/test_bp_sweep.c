@@ -76,4 +76,60 @@ TEST(bp_sweep_bodies_in_reverse_order_fall_back_to_the_heap_sort)
     CHECK(g_sweep.heap_sorts == before + 1u);
     CHECK(bp_pairs_ok(&g_bp, true));
 }
+/* n bodies in a row, 3 units apart on axis 0 and `dy` apart on the others (boxes of 1). */
+static void place_row(uint16_t n, int32_t dy, bool reversed)
+{
+    for (uint16_t i = 0; i < n; i++) {
+        int32_t at = (int32_t)(reversed ? n - 1u - i : i);
+        mbp_aabb b = box2(3 * at, dy * at, 3 * at + 1, dy * at + 1);
+        CHECK_ST(bp_move(&g_bp, i, &b), MBP_OK);
+    }
+}
+
+/* The auto axis, and n bodies added in a row along axis 0: the first update chooses it. */
+static uint16_t start_row(void)
+{
+    uint16_t n = (uint16_t)(TEST_BODIES / 2u);
+    sweep_init(MBP_AXIS_AUTO);
+    bp_reset(&g_bp, 7u);
+    for (uint16_t i = 0; i < n; i++) {
+        mbp_aabb b = box2(3 * (int32_t)i, 0, 3 * (int32_t)i + 1, 1);
+        CHECK_ST(bp_add(&g_bp, i, &b), MBP_OK);
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sweep.axis, 0);
+    return n;
+}
+
+/* The auto axis is chosen at the first update, then kept while the bodies keep their spread
+ * along it, even when another axis spreads more, until 16 updates have passed. */
+TEST(bp_sweep_auto_axis_is_chosen_again_after_sixteen_updates)
+{
+    uint16_t n = start_row();
+    for (uint32_t u = 1u; u < 16u; u++) {
+        place_row(n, 6, false); /* twice the spread on the other axes: not chosen yet */
+        CHECK_ST(bp_update(&g_bp), MBP_OK);
+        CHECK_EQ(g_sweep.axis, 0);
+        CHECK(bp_pairs_ok(&g_bp, true));
+    }
+    place_row(n, 6, false);
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK(g_sweep.axis != 0);
+    CHECK(bp_pairs_ok(&g_bp, true));
+}
+
+/* When the insertion sort gives up (the bodies jumped), the auto axis is chosen again at once,
+ * and only one heap sort runs, on the new axis. */
+TEST(bp_sweep_auto_axis_is_chosen_again_when_the_bodies_jump)
+{
+    uint16_t n = start_row();
+    uint32_t before = g_sweep.heap_sorts;
+    place_row(n, 6, true); /* reversed on axis 0, twice the spread on the others */
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    if (n >= 16u) {
+        CHECK(g_sweep.axis != 0);
+        CHECK_EQ(g_sweep.heap_sorts, before + 1u);
+    }
+    CHECK(bp_pairs_ok(&g_bp, true));
+}
 #endif

@@ -181,10 +181,7 @@ HOT uint32_t slide_to(const axis *x, mbp__sink *out, uint32_t *tests, uint32_t p
                       mbp_sap_val v, bool up)
 {
     uint32_t lo[MBP_DIM - 1], hi[MBP_DIM - 1];
-    for (int j = 0; j < MBP_DIM - 1; j++) {
-        lo[j] = x->other[j][e & ~1u];
-        hi[j] = x->other[j][e | 1u];
-    }
+    mbp__sap_span(x->other, e, lo, hi);
     bool begins = ((e & 1u) != 0u) == up;
     for (;;) {
         uint32_t q = up ? p + 1u : p - 1u;
@@ -197,11 +194,8 @@ HOT uint32_t slide_to(const axis *x, mbp__sink *out, uint32_t *tests, uint32_t p
         x->id[p] = (mbp_sap_idx)f;
         x->pos[f] = (mbp_sap_idx)p;
         if (((f ^ e) & 1u) != 0u) {
-            bool in = true;
             (*tests)++;
-            for (int j = 0; j < MBP_DIM - 1; j++) {
-                in = in && x->other[j][f & ~1u] <= hi[j] && x->other[j][f | 1u] >= lo[j];
-            }
+            bool in = mbp__sap_meets(x->other, lo, hi, f);
             if (in && begins) {
                 mbp__sink_begin(out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
             } else if (in) {
@@ -590,6 +584,8 @@ static void rebuild(run *r)
      * there; each such pair is met once, from the body whose min comes first. */
     const mbp_sap_val *val = s->val[0];
     const mbp_sap_idx *id = s->id[0];
+    const mbp_sap_idx *other[MBP_DIM - 1];
+    mbp__sap_others0(s, other);
     mbp_sap_val ext = 0;
     for (uint32_t p = 1u; p <= n; p++) {
         mbp_sap_idx e = id[p];
@@ -600,13 +596,15 @@ static void rebuild(run *r)
         if (val[end] - val[p] > ext) {
             ext = (mbp_sap_val)(val[end] - val[p]);
         }
+        uint32_t lo[MBP_DIM - 1], hi[MBP_DIM - 1];
+        mbp__sap_span(other, e, lo, hi);
         for (uint32_t q = p + 1u; q < end; q++) {
             mbp_sap_idx f = id[q];
             if (f & 1u) {
                 continue;
             }
             r->tests++;
-            if (mbp__sap_other_axes(s, 0, e >> 1, f >> 1)) {
+            if (mbp__sap_meets(other, lo, hi, f)) {
                 uint32_t before = out->ps->lost;
                 mbp__sink_begin(out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
                 if (out->ps->lost != before) {

@@ -149,6 +149,10 @@ static void jump_pairs(mbp__sap_run *r, uint32_t i, bool begin)
     const mbp_sap_idx *pos = s->pos[0];
     uint32_t a = pos[2u * i], b = pos[2u * i + 1u];
     mbp_sap_val from = mbp__sap_reach_down(s, val[a]);
+    const mbp_sap_idx *other[MBP_DIM - 1];
+    uint32_t lo[MBP_DIM - 1], hi[MBP_DIM - 1];
+    mbp__sap_others0(s, other);
+    mbp__sap_span(other, 2u * i, lo, hi);
     uint32_t q = a;
     while (!(val[q - 1u] < from)) { /* the lower sentinel stops it */
         q--;
@@ -159,7 +163,7 @@ static void jump_pairs(mbp__sap_run *r, uint32_t i, bool begin)
             continue;
         }
         r->tests++;
-        if (mbp__sap_other_axes(s, 0, i, f >> 1)) {
+        if (mbp__sap_meets(other, lo, hi, f)) {
             if (begin) {
                 mbp__sink_begin(r->out, (uint16_t)i, (uint16_t)(f >> 1));
             } else {

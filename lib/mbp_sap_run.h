@@ -20,16 +20,36 @@ typedef struct {
     uint32_t jumps;
 } mbp__sap_run;
 
-/* True when bodies a and b overlap on every axis but k, by stored positions. */
-MBP__HOT bool mbp__sap_other_axes(const mbp_sap_state *s, int k, uint32_t a, uint32_t b)
+/* The position arrays of every axis but 0, in order. */
+MBP__HOT void mbp__sap_others0(const mbp_sap_state *s, const mbp_sap_idx **other)
 {
-    for (int j = 0; j < MBP_DIM; j++) {
-        const mbp_sap_idx *p = s->pos[j];
-        if (j != k && (p[2u * a] > p[2u * b + 1u] || p[2u * b] > p[2u * a + 1u])) {
-            return false;
-        }
+    for (int j = 0; j < MBP_DIM - 1; j++) {
+        other[j] = s->pos[j + 1];
     }
-    return true;
+}
+
+/* The endpoint positions of e's body (e either of its two) on each axis of other: lo and hi
+ * for mbp__sap_meets(). */
+MBP__HOT void mbp__sap_span(const mbp_sap_idx *const *other, uint32_t e, uint32_t *lo,
+                            uint32_t *hi)
+{
+    for (int j = 0; j < MBP_DIM - 1; j++) {
+        lo[j] = other[j][e & ~1u];
+        hi[j] = other[j][e | 1u];
+    }
+}
+
+/* True when the body of endpoint f (either of its two) has endpoint positions that overlap
+ * lo..hi on each axis of other (the positions of the body it meets there, loaded once by a loop
+ * that tests it against many). */
+MBP__HOT bool mbp__sap_meets(const mbp_sap_idx *const *other, const uint32_t *lo,
+                             const uint32_t *hi, uint32_t f)
+{
+    bool in = true;
+    for (int j = 0; j < MBP_DIM - 1; j++) {
+        in = in && other[j][f & ~1u] <= hi[j] && other[j][f | 1u] >= lo[j];
+    }
+    return in;
 }
 
 /* ---- mbp_sap_jump.c ---- */

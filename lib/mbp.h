@@ -342,7 +342,7 @@ mbp_status mbp_obb_from_points(const mbp_scalar (*p)[MBP_DIM], uint32_t n, mbp_o
 mbp_status mbp_rss_from_points(const mbp_scalar (*p)[MBP_DIM], uint32_t n, mbp_rss *out);
 #endif
 
-/* ---- the world (mbp_world.c) ---- */
+/* ---- the world (mbp_world.c bodies, mbp_update.c the frame, mbp_output.c the output) ---- */
 
 /* Fills p with the defaults: the best general backend compiled in, id 0. */
 void mbp_params_default(mbp_params *p);

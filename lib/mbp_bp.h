@@ -7,7 +7,8 @@
  *   the pair set and its sink         this header, mbp_pairs.c, mbp_sort.c
  *   backends (data structures)        mbp_brute.c, mbp_sweep.c, mbp_sap.c, mbp_cells.c (grid,
  *                                     hash, hgrid), mbp_tree.c: each includes this header only
- *   the world                         mbp_internal.h, mbp_world.c, mbp_query.c, mbp_backend.c
+ *   the world                         mbp_internal.h, mbp_world.c, mbp_update.c, mbp_output.c,
+ *                                     mbp_query.c, mbp_backend.c
  * A backend never sees mbp_world: it keeps its own state (mbp_<b>_state) and is given
  *   - at add, move and remove: the body's index and box(es);
  *   - at update and query: a read-only view of the bodies (mbp__bodies): their boxes, their
@@ -32,7 +33,7 @@
  *                 not store every pair (mbp__sink_overflowed()), candidates were lost and the
  *                 backend must run a full frame instead. An incremental update begins and ends
  *                 only pairs with a body of the view's moved list: the world then re-tests just
- *                 the stored pairs with a moved body (mbp_world.c, test_moved()).
+ *                 the stored pairs with a moved body (mbp_update.c, test_moved()).
  * Pairs with a removed body are ended by the world; a backend drops the body from its structure in
  * its remove hook and never reports it again.
  *

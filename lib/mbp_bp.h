@@ -167,8 +167,9 @@ bool mbp__volumes_exact(const mbp__volumes *vol, uint16_t a, uint16_t b);
 #endif
 
 /* Whether the pair (a, b) overlaps: false for two static bodies, when the filters refuse it both
- * ways or either way, or when the volumes are apart; the exact test of every kind. */
-MBP__HOT bool mbp__volumes_meet(const mbp__volumes *vol, uint16_t a, uint16_t b)
+ * ways or either way, or when the volumes are apart; the exact test of every kind. boxes_met (a
+ * constant where inlined): the caller has found the boxes overlapping, and their test is skipped. */
+MBP__HOT bool mbp__volumes_meet_if(const mbp__volumes *vol, uint16_t a, uint16_t b, bool boxes_met)
 {
     uint32_t fa = vol->flags[a], fb = vol->flags[b];
     if (((fa | fb) & MBP__PASS) != 0u &&
@@ -176,7 +177,7 @@ MBP__HOT bool mbp__volumes_meet(const mbp__volumes *vol, uint16_t a, uint16_t b)
          (vol->category[b] & vol->mask[a]) == 0u)) {
         return false;
     }
-    if (!mbp__boxes_meet(&vol->box[a], &vol->box[b])) {
+    if (!boxes_met && !mbp__boxes_meet(&vol->box[a], &vol->box[b])) {
         return false;
     }
     if (vol->aabb_only != 0u) {
@@ -201,6 +202,12 @@ MBP__HOT bool mbp__volumes_meet(const mbp__volumes *vol, uint16_t a, uint16_t b)
     return true;
 }
 
+/* mbp__volumes_meet_if() with the box test. */
+MBP__HOT bool mbp__volumes_meet(const mbp__volumes *vol, uint16_t a, uint16_t b)
+{
+    return mbp__volumes_meet_if(vol, a, b, false);
+}
+
 typedef struct mbp__sink {
     mbp_pairset *ps;      /* the pairs, and this update's record of changes (mbp_pairset) */
     mbp__volumes vol;     /* a full frame's test of each pair reported (mbp__volumes_meet()) */
@@ -215,6 +222,10 @@ void mbp__sink_full_frame(mbp__sink *out, bool keep_candidates);
  * bodies, and in a full frame for a pair the filters refuse; counted in ps->lost when the set is
  * full. In a full frame, a pair that fails mbp__volumes_meet() is not stored. */
 void mbp__sink_begin(mbp__sink *out, uint16_t a, uint16_t b);
+/* mbp__sink_begin() in a full frame, for a pair whose boxes the backend has found overlapping
+ * (closed, as mbp_aabb_overlap()): the filters and the exact volumes are tested, the boxes not
+ * again. Only in a full frame (asserted). */
+void mbp__sink_begin_met(mbp__sink *out, uint16_t a, uint16_t b);
 /* Pair (a, b) stopped being a candidate (incremental backends). */
 void mbp__sink_end(mbp__sink *out, uint16_t a, uint16_t b);
 /* For a backend that gives up on an incremental update and runs a full frame instead: forgets

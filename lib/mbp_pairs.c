@@ -242,21 +242,26 @@ MBP__HOT void log_change(mbp_pairset *ps, uint32_t key)
     }
 }
 
+/* A full frame's pair that overlaps: stored as a hit. Full frames decide the hit when the pair
+ * is reported (mbp__volumes_meet(), exact): only pairs that overlap take room, so a full set
+ * loses exactly the overlapping pairs it counts. */
+MBP__HOT void store_hit(mbp_pairset *ps, uint32_t key)
+{
+    ps->touched = 1u;
+    int32_t k = mbp__pairs_insert(ps, key, 0u);
+    if (k >= 0) {
+        ps->flag[k] |= (uint8_t)(MBP__CAND | MBP__HIT);
+    }
+}
+
 void mbp__sink_begin(mbp__sink *out, uint16_t a, uint16_t b)
 {
     MBP__ASSERT(a != b);
     mbp_pairset *ps = out->ps;
     uint32_t key = mbp__key(a, b);
     if (ps->full_frame != 0u) {
-        /* Full frames decide the hit now (mbp__volumes_meet(), exact): only pairs that overlap
-         * take room, so a full set loses exactly the overlapping pairs it counts. */
-        if (!mbp__volumes_meet(&out->vol, a, b)) {
-            return;
-        }
-        ps->touched = 1u;
-        int32_t k = mbp__pairs_insert(ps, key, 0u);
-        if (k >= 0) {
-            ps->flag[k] |= (uint8_t)(MBP__CAND | MBP__HIT);
+        if (mbp__volumes_meet(&out->vol, a, b)) {
+            store_hit(ps, key);
         }
         return;
     }
@@ -268,6 +273,14 @@ void mbp__sink_begin(mbp__sink *out, uint16_t a, uint16_t b)
     if (k >= 0 && (ps->flag[k] & MBP__CAND) == 0u) {
         ps->flag[k] |= MBP__CAND;
         log_change(ps, key);
+    }
+}
+
+void mbp__sink_begin_met(mbp__sink *out, uint16_t a, uint16_t b)
+{
+    MBP__ASSERT(a != b && out->ps->full_frame != 0u);
+    if (mbp__volumes_meet_if(&out->vol, a, b, true)) {
+        store_hit(out->ps, mbp__key(a, b));
     }
 }
 

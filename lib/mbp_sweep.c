@@ -204,7 +204,7 @@ MBP__HOT void report(mbp__sink *out, uint16_t a, uint16_t b, const mbp_aabb *box
         in = in && (k == ax || (bb->min[k] <= up[k] && lo[k] <= bb->max[k]));
     }
     if (in) {
-        mbp__sink_begin(out, a, b);
+        mbp__sink_begin_met(out, a, b); /* the boxes meet: on ax by the scan, here on the rest */
     }
 }
 

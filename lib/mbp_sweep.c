@@ -107,10 +107,10 @@ static mbp_scalar spread_of(const mbp_sweep_state *s, const mbp_aabb *box, uint8
 }
 
 /* Whether to choose the auto axis again, after the insertion sort on it (sorted: it finished).
- * Choosing reads every box (pick_axis()), a tenth of an update; so it is done only every
- * MBP__SWEEP_RECHECK updates, when the sort gave up (the bodies jumped: a full sort is due
- * anyway), when there was no spread on the axis at the choice, or when the spread of mins on the axis, read from the ends of the sorted order, fell
- * below 3/4 of what it was at the choice (the bodies gather along it: the sweep's tests grow). */
+ * Choosing reads every box (pick_axis(), a tenth of an update), so it is done only every
+ * MBP__SWEEP_RECHECK updates, when the sort gave up (the bodies jumped: a full sort is due anyway),
+ * when the axis had no spread at the choice, or when the spread of mins on it (read from the sorted
+ * order's ends) fell below 3/4 of that at the choice (the bodies gather: the scan tests more). */
 static bool recheck_axis(mbp_sweep_state *s, const mbp_aabb *box, bool sorted)
 {
     s->since_pick++;

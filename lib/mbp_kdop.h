@@ -2,7 +2,7 @@
 /* mbp_kdop.h: what the two parts of the k-DOP share (internal): the axes, the projection of a
  * point onto one, tightening, and halving doubled values. mbp_kdop.c: the k-DOP itself (the
  * check, tightening, the tight box, the fit to points, the prepared k-DOP); mbp_kdop_vs.c: its
- * tests against every shape.
+ * tests against every shape; mbp_kdop_verts.c (3D): the vertices those tests project.
  */
 #ifndef MBP_KDOP_H
 #define MBP_KDOP_H

@@ -43,7 +43,7 @@
  *     three coordinates, below 3 * 2^30; the intersection's bounds, once they do not cross, lie
  *     between the k-DOP's, so they are coordinates again, and tightening them sums three terms
  *     of at most 4 (2^30 - 1) (in doubled units, exact).
- *   - 3D k-DOP vertices (mbp_kdop_vs.c, kverts_build()): relative to the centre c of the k-DOP's
+ *   - 3D k-DOP vertices (mbp_kdop_verts.c): relative to the centre c of the k-DOP's
  *     box (|c| < 2^30), with the diagonal bounds clamped into the box's, every bound b is within
  *     3 (2^30 - 1). A vertex is (1/d) sum_i f_i b_i e_i over 3 of them, d in {1, 2}, |f_i| <= 2,
  *     e_i a 0/+-1 edge direction: doubled, an exact integer, a candidate's coordinates below

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* mbp_sap_jump.c: the SAP's jumps (mbp_sap.c sorts; this file takes a body out and puts it
+/* mbp_sap_jump.c: the SAP's jumps (mbp_sap_sort.c sorts; this file takes a body out and puts it
  * back elsewhere), and the binary search its queries share.
  *
  * A moved body whose min would pass at least MBP_SAP_JUMP (32) endpoints of axis 0
- * (jumps() in mbp_sap.c, asked only when the min moves farther than its extent) is not sorted
+ * (jumps() in mbp_sap_sort.c, asked only when the min moves farther than its extent) is not sorted
  * but taken out and put back: its candidates end (mbp__sink_end for each body its stored box
  * overlaps, found like a query: the bodies whose min lies between its endpoints on axis 0, or
  * within ext below its min with the max above it), its endpoints go to where binary search puts

@@ -1,14 +1,64 @@
 /* SPDX-License-Identifier: MIT */
-/* mbp_sap_run.h: what the SAP backend's two files share (mbp_sap.c: the sort, the rebuild and
- * the hooks; mbp_sap_jump.c: jumps and the binary search). Not for users, not for the world:
- * only these two include it.
+/* mbp_sap_run.h: what the SAP backend's three files share (mbp_sap.c: the rebuild and the
+ * hooks; mbp_sap_sort.c: the incremental sort; mbp_sap_jump.c: jumps and the binary search):
+ * the sentinel values, quantization, one update's counts and the position tests. Not for users,
+ * not for the world: only these three include it.
  */
 #ifndef MBP_SAP_RUN_H
 #define MBP_SAP_RUN_H
 
+#include <float.h>
 #include "mbp_bp.h"
 
 #if MBP_WITH_SAP
+
+/* Sentinels below and above every value, and a placeholder for the endpoints of new bodies:
+ * above every coordinate, below the upper sentinel. */
+/* Sentinels below and above every value, and a placeholder for the endpoints of new bodies:
+ * above every coordinate, below the upper sentinel. */
+#if MBP_SAP_QUANTIZED
+#define V_LEFT ((mbp_sap_val)0u)
+#define V_NEW ((mbp_sap_val)65534u)
+#define V_RIGHT ((mbp_sap_val)65535u)
+#define Q_STEPS 65532u /* quantized values are 1..Q_STEPS+1 */
+#elif MBP_SCALAR == MBP_FIXED
+#define V_LEFT ((mbp_sap_val)INT32_MIN)
+#define V_NEW ((mbp_sap_val)0x40000000)
+#define V_RIGHT ((mbp_sap_val)INT32_MAX)
+#else
+#define V_LEFT ((mbp_sap_val)-FLT_MAX)
+#define V_NEW ((mbp_sap_val)2305843009213693952.0f) /* 2^61 > MBP_RANGE */
+#define V_RIGHT ((mbp_sap_val)FLT_MAX)
+#endif
+
+/* ---- values ---- */
+
+#if MBP_SAP_QUANTIZED
+/* 1..Q_STEPS+1; up rounds up (maxes), else down (mins). */
+static inline mbp_sap_val quantize(const mbp_sap_state *s, int k, mbp_scalar v, bool up)
+{
+#if MBP_SCALAR == MBP_FIXED
+    int64_t x = (int64_t)v - s->wmin[k];
+    x = x < 0 ? 0 : (x > (int64_t)s->span[k] ? (int64_t)s->span[k] : x);
+    uint64_t p = (uint64_t)x * s->mult[k]; /* <= 65532 * 2^32 */
+    uint32_t q = (uint32_t)((up ? p + 0xFFFFFFFFu : p) >> 32);
+#else
+    mbp_scalar x = v - s->wmin[k];
+    x = x < 0.0f ? 0.0f : (x > s->span[k] ? s->span[k] : x);
+    mbp_scalar f = x * s->scale[k];
+    uint32_t q = (uint32_t)f;
+    if (up && (mbp_scalar)q < f) {
+        q++;
+    }
+#endif
+    return (mbp_sap_val)((q > Q_STEPS ? Q_STEPS : q) + 1u);
+}
+#define LO(s, k, v) quantize((s), (k), (v), false)
+#define HI(s, k, v) quantize((s), (k), (v), true)
+#else
+#define LO(s, k, v) ((void)(s), (void)(k), (v))
+#define HI(s, k, v) ((void)(s), (void)(k), (v))
+#endif
 
 /* One update of the SAP: what it reads, where it reports, and its counts. */
 typedef struct {
@@ -51,6 +101,14 @@ MBP__HOT bool mbp__sap_meets(const mbp_sap_idx *const *other, const uint32_t *lo
     }
     return in;
 }
+
+/* ---- mbp_sap_sort.c ---- */
+/* Few moved: each moved body into place on its own (O(moved + swaps)), or by a jump. Many moved
+ * (at least n/16): every new value written, one insertion sort pass per axis, then the jumpers.
+ * Each returns true when the swaps exceed the budget or a candidate was lost (then the caller
+ * rebuilds). */
+bool mbp__sap_sort_moved(mbp__sap_run *r, uint32_t budget);
+bool mbp__sap_sort_all(mbp__sap_run *r, uint32_t budget);
 
 /* ---- mbp_sap_jump.c ---- */
 /* The lowest min a body reaching up to v on axis 0 can have (s->ext bounds every extent there);

@@ -1,0 +1,392 @@
+/* SPDX-License-Identifier: MIT */
+/* mbp_sap_sort.c: the SAP's incremental sort (mbp_sap.c has the design, the rebuild and the
+ * hooks; mbp_sap_jump.c the jumps).
+ *
+ * Two ways to sort, with the same swaps and events: when few bodies moved (m < n/16), each moved
+ * body's endpoints are written and sifted into place one at a time; when many moved, all new
+ * values are written first and one insertion sort pass per axis puts them in order (an endpoint
+ * already in order costs a load and a compare; pairs of bodies that move together swap less).
+ * Either way the invariant is the same: a pair is a candidate exactly when its bodies' endpoint
+ * positions overlap on every axis; every swap of a min with a max changes that on one axis and
+ * checks the others by position, so any sequence of adjacent swaps keeps it.
+ */
+#include "mbp_sap_run.h"
+
+#if MBP_WITH_SAP
+
+/* The insertion sort's inner loops are inlined into each caller: on Cortex-M the call, with its
+ * register saves and address set-up, costs as much as a swap. Not forced without optimization
+ * (the coverage build, -O0): there each function keeps one copy, so that a branch is counted
+ * once, not once per caller (several callers pass a constant axis). */
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+#define HOT static inline __attribute__((always_inline))
+#else
+#define HOT static inline
+#endif
+
+typedef mbp__sap_run run; /* one update (mbp_sap_run.h) */
+
+/* Axis k's arrays, and the positions of the other axes, loaded once by a sort loop (in
+ * registers there: the pair sink's calls could otherwise make it reload them from the state). */
+typedef struct {
+    mbp_sap_val *val;
+    mbp_sap_idx *id;
+    mbp_sap_idx *pos;
+    const mbp_sap_idx *other[MBP_DIM - 1];
+} axis;
+
+HOT void axis_of(mbp_sap_state *s, int k, axis *x)
+{
+    x->val = s->val[k];
+    x->id = s->id[k];
+    x->pos = s->pos[k];
+    x->other[0] = s->pos[k == 0 ? 1 : 0];
+#if MBP_DIM == 3
+    x->other[1] = s->pos[k == 2 ? 1 : 2];
+#endif
+}
+
+/* True when endpoint (v, e) sorts before endpoint (w, f): by value, a min before a max on ties
+ * (so that touching boxes overlap). */
+HOT bool sorts_before(mbp_sap_val v, uint32_t e, mbp_sap_val w, uint32_t f)
+{
+    return v < w || (v == w && (e & 1u) < (f & 1u));
+}
+
+/* Endpoint e, at position p of axis x, takes the value v and moves into place, down (or up when
+ * up), past the endpoints that sort after (before) it; returns its new position. A min and a max
+ * swapping change the overlap of their bodies on this axis: when the bodies overlap on the others
+ * (positions only: e's loaded once), the pair begins (a min passing a max downwards, or a max
+ * passing a min upwards) or ends (the other two). The sentinels stop it. */
+HOT uint32_t slide_to(const axis *x, mbp__sink *out, uint32_t *tests, uint32_t p, uint32_t e,
+                      mbp_sap_val v, bool up)
+{
+    uint32_t lo[MBP_DIM - 1], hi[MBP_DIM - 1];
+    mbp__sap_span(x->other, e, lo, hi);
+    bool begins = ((e & 1u) != 0u) == up;
+    for (;;) {
+        uint32_t q = up ? p + 1u : p - 1u;
+        mbp_sap_val w = x->val[q];
+        uint32_t f = x->id[q];
+        if (!(up ? sorts_before(w, f, v, e) : sorts_before(v, e, w, f))) {
+            break;
+        }
+        x->val[p] = w;
+        x->id[p] = (mbp_sap_idx)f;
+        x->pos[f] = (mbp_sap_idx)p;
+        if (((f ^ e) & 1u) != 0u) {
+            (*tests)++;
+            bool in = mbp__sap_meets(x->other, lo, hi, f);
+            if (in && begins) {
+                mbp__sink_begin(out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
+            } else if (in) {
+                mbp__sink_end(out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
+            }
+        }
+        p = q;
+    }
+    x->val[p] = v;
+    x->id[p] = (mbp_sap_idx)e;
+    x->pos[e] = (mbp_sap_idx)p;
+    return p;
+}
+
+/* slide_to() for one endpoint of a moved body, with the run's counts. */
+HOT void sift_in(run *r, int k, uint32_t p, uint32_t e, mbp_sap_val v, bool up)
+{
+    axis x;
+    axis_of(r->s, k, &x);
+    uint32_t q = slide_to(&x, r->out, &r->tests, p, e, v, up);
+    r->swaps += up ? q - p : p - q;
+}
+
+/* The sorts of one endpoint of a moved body, out of line (the loop keeps its variables in
+ * registers, which it would not inlined into the caller), one per axis and direction, so that
+ * each finds its axis's arrays at fixed places. */
+MBP__LOOP void sift_down0(run *r, uint32_t p, uint32_t e, mbp_sap_val v)
+{
+    sift_in(r, 0, p, e, v, false);
+}
+MBP__LOOP void sift_down1(run *r, uint32_t p, uint32_t e, mbp_sap_val v)
+{
+    sift_in(r, 1, p, e, v, false);
+}
+MBP__LOOP void sift_up0(run *r, uint32_t p, uint32_t e, mbp_sap_val v)
+{
+    sift_in(r, 0, p, e, v, true);
+}
+MBP__LOOP void sift_up1(run *r, uint32_t p, uint32_t e, mbp_sap_val v)
+{
+    sift_in(r, 1, p, e, v, true);
+}
+#if MBP_DIM == 3
+MBP__LOOP void sift_down2(run *r, uint32_t p, uint32_t e, mbp_sap_val v)
+{
+    sift_in(r, 2, p, e, v, false);
+}
+MBP__LOOP void sift_up2(run *r, uint32_t p, uint32_t e, mbp_sap_val v)
+{
+    sift_in(r, 2, p, e, v, true);
+}
+#endif
+
+/* Endpoint e, at position p on axis k (a constant where inlined), sorted down (or up) to v. */
+HOT void sift(run *r, int k, uint32_t p, uint32_t e, mbp_sap_val v, bool down)
+{
+    if (k == 0) {
+        if (down) {
+            sift_down0(r, p, e, v);
+        } else {
+            sift_up0(r, p, e, v);
+        }
+#if MBP_DIM == 3
+    } else if (k == 2) {
+        if (down) {
+            sift_down2(r, p, e, v);
+        } else {
+            sift_up2(r, p, e, v);
+        }
+#endif
+    } else if (down) {
+        sift_down1(r, p, e, v);
+    } else {
+        sift_up1(r, p, e, v);
+    }
+}
+
+/* Endpoint e, at position p on axis k with the value old, takes the value v: written in place
+ * when it stays between its neighbours (under coherent motion, the common case: a few loads and
+ * no call), else sorted into place. */
+HOT void set_endpoint(run *r, int k, uint32_t p, uint32_t e, mbp_sap_val old, mbp_sap_val v)
+{
+    mbp_sap_val *val = r->s->val[k];
+    const mbp_sap_idx *id = r->s->id[k];
+    if (v < old) {
+        mbp_sap_val pv = val[p - 1u];
+        if (pv > v || (pv == v && (id[p - 1u] & 1u) > (e & 1u))) {
+            sift(r, k, p, e, v, true);
+            return;
+        }
+    } else if (old < v) {
+        mbp_sap_val nv = val[p + 1u];
+        if (nv < v || (nv == v && (id[p + 1u] & 1u) < (e & 1u))) {
+            sift(r, k, p, e, v, false);
+            return;
+        }
+    }
+    val[p] = v;
+}
+
+/* Body i's endpoints on axis k, at positions a < b with the values oa and ob, take the values lo
+ * and hi. The side that grows outwards goes first, so the min never passes its own max; the
+ * first one's sort moves only endpoints beyond it, so the other keeps its position. */
+HOT void update_axis(run *r, int k, uint32_t i, uint32_t a, mbp_sap_val oa, mbp_sap_val lo,
+                     mbp_sap_val hi)
+{
+    mbp_sap_state *s = r->s;
+    uint32_t b = s->pos[k][2u * i + 1u];
+    mbp_sap_val ob = s->val[k][b];
+    if (hi > ob) {
+        set_endpoint(r, k, b, 2u * i + 1u, ob, hi);
+        set_endpoint(r, k, a, 2u * i, oa, lo);
+    } else {
+        set_endpoint(r, k, a, 2u * i, oa, lo);
+        set_endpoint(r, k, b, 2u * i + 1u, ob, hi);
+    }
+}
+
+/* True when a body's min moves from old to lo farther than its extent (hi - lo): only then can
+ * it be a jump, so coherent motion pays a load and a compare for the test below. */
+HOT bool far(mbp_sap_val old, mbp_sap_val lo, mbp_sap_val hi)
+{
+#if MBP_SAP_QUANTIZED || MBP_SCALAR == MBP_FIXED
+    return old < lo ? hi - lo < lo - old : hi - lo < old - lo;
+#else
+    mbp_sap_val d = lo - old;
+    return hi - lo < (d < 0.0f ? -d : d);
+#endif
+}
+
+/* True when body i's min, at position p of axis 0, taking the value lo, would pass at least
+ * MBP_SAP_JUMP endpoints: every endpoint between it and the one MBP_SAP_JUMP places away lies
+ * beyond lo. */
+static bool jumps(const mbp_sap_state *s, uint32_t p, mbp_sap_val lo)
+{
+    const mbp_sap_val *val = s->val[0];
+    uint32_t down = p > MBP_SAP_JUMP ? p - MBP_SAP_JUMP : 0u;
+    uint32_t up = p + MBP_SAP_JUMP <= s->n ? p + MBP_SAP_JUMP : s->n + 1u;
+    return lo < val[down] || val[up] < lo;
+}
+
+/* Body i's endpoint values on every axis (quantized when so built); s->ext grows to cover it. */
+static void box_values(mbp_sap_state *s, const mbp_aabb *b, mbp_sap_val *lo, mbp_sap_val *hi)
+{
+    for (int k = 0; k < MBP_DIM; k++) {
+        lo[k] = LO(s, k, b->min[k]);
+        hi[k] = HI(s, k, b->max[k]);
+    }
+    if (hi[0] - lo[0] > s->ext) {
+        s->ext = (mbp_sap_val)(hi[0] - lo[0]);
+    }
+}
+
+/* Batch mode: body i's new values written in place on every axis, not yet sorted; unless hold
+ * and it jumps (then nothing is written and it returns false). */
+static inline bool write_values(mbp_sap_state *s, const mbp_aabb *b, uint32_t i, bool hold)
+{
+    for (int k = 0; k < MBP_DIM; k++) {
+        mbp_sap_val lo = LO(s, k, b->min[k]);
+        mbp_sap_val hi = HI(s, k, b->max[k]);
+        uint32_t p = s->pos[k][2u * i];
+        if (k == 0) {
+            if (hold && far(s->val[0][p], lo, hi) && jumps(s, p, lo)) {
+                return false;
+            }
+            if (hi - lo > s->ext) {
+                s->ext = (mbp_sap_val)(hi - lo);
+            }
+        }
+        s->val[k][p] = lo;
+        s->val[k][s->pos[k][2u * i + 1u]] = hi;
+    }
+    return true;
+}
+
+/* Batch mode: every moved body's values written in place, except jumpers' (s->jump, up to
+ * MBP_SAP_JUMPS of them). Returns the jumpers held. */
+MBP__LOOP uint32_t write_all(const mbp__bodies *v, mbp_sap_state *s)
+{
+    const mbp__bodies lv = *v; /* in registers: the stores below could otherwise reload v's */
+    uint32_t held = 0u;
+    for (uint32_t d = 0u; d < lv.moved_count; d++) {
+        uint16_t i = lv.moved[d];
+        if (mbp__in(&lv, i) && !write_values(s, &lv.box[i], i, held < MBP_SAP_JUMPS)) {
+            s->jump[held++] = i;
+        }
+    }
+    return held;
+}
+
+/* Batch mode, when many bodies moved: their new values are already written in place; one
+ * insertion sort pass over the axis moves each endpoint that is out of order down into place,
+ * with the same swaps and events as slide_to(). An endpoint already in order costs a load and a
+ * compare. Returns false when the swaps exceed the budget (the caller rebuilds). */
+HOT bool sort_axis_in(run *r, int k, uint32_t budget)
+{
+    axis x;
+    axis_of(r->s, k, &x);
+    mbp__sink *out = r->out;
+    uint32_t end = r->s->n + 1u; /* the upper sentinel */
+    uint32_t swaps = r->swaps, tests = r->tests, p = 0u; /* the lower sentinel */
+    bool ok = true;
+    x.val[end] = V_LEFT; /* for this pass, the sentinel stops the scan for the next endpoint */
+    for (;;) {
+        mbp_sap_val w = x.val[p], v;
+        for (;;) {
+            p++;
+            v = x.val[p];
+            if (!(v > w)) {
+                break;
+            }
+            w = v;
+        }
+        if (p == end) {
+            break;
+        }
+        uint32_t e = x.id[p];
+        if (v == w && (x.id[p - 1u] & 1u) <= (e & 1u)) {
+            continue; /* a tie in order */
+        }
+        /* Out of order: the sorted prefix's largest ends at p. */
+        swaps += p - slide_to(&x, out, &tests, p, e, v, false);
+        if (swaps > budget) {
+            ok = false;
+            break;
+        }
+    }
+    x.val[end] = V_RIGHT;
+    r->swaps = swaps;
+    r->tests = tests;
+    return ok;
+}
+
+/* The pass of sort_axis_in() on each axis, out of line (the loop keeps its variables in
+ * registers) with the axis's arrays at fixed places. */
+MBP__LOOP bool sort_axis0(run *r, uint32_t budget)
+{
+    return sort_axis_in(r, 0, budget);
+}
+MBP__LOOP bool sort_axis1(run *r, uint32_t budget)
+{
+    return sort_axis_in(r, 1, budget);
+}
+#if MBP_DIM == 3
+MBP__LOOP bool sort_axis2(run *r, uint32_t budget)
+{
+    return sort_axis_in(r, 2, budget);
+}
+#endif
+
+HOT bool sort_axis(run *r, int k, uint32_t budget)
+{
+#if MBP_DIM == 3
+    if (k == 2) {
+        return sort_axis2(r, budget);
+    }
+#endif
+    return k == 0 ? sort_axis0(r, budget) : sort_axis1(r, budget);
+}
+
+/* Few moved: each moved body into place on its own (O(moved + swaps)), or by a jump. Returns
+ * true when the swaps exceed the budget or a candidate was lost (the caller rebuilds). */
+bool mbp__sap_sort_moved(run *r, uint32_t budget)
+{
+    const mbp__bodies *v = r->v;
+    mbp_sap_state *s = r->s;
+    for (uint32_t d = 0u; d < v->moved_count; d++) {
+        uint16_t i = v->moved[d];
+        if (!mbp__in(v, i)) {
+            continue;
+        }
+        mbp_sap_val lo[MBP_DIM], hi[MBP_DIM];
+        box_values(s, &v->box[i], lo, hi);
+        uint32_t a = s->pos[0][2u * i];
+        mbp_sap_val oa = s->val[0][a];
+        if (far(oa, lo[0], hi[0]) && jumps(s, a, lo[0])) {
+            mbp__sap_jump(r, i, lo, hi);
+        } else {
+            update_axis(r, 0, i, a, oa, lo[0], hi[0]);
+            for (int k = 1; k < MBP_DIM; k++) {
+                a = s->pos[k][2u * i];
+                update_axis(r, k, i, a, s->val[k][a], lo[k], hi[k]);
+            }
+        }
+        if (r->swaps > budget || r->out->ps->lost != 0u) {
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Many moved: every new value written, then one pass per axis (O(n + swaps)); the jumpers
+ * wait, at their old values, and jump once the axes are sorted. Returns true when the swaps
+ * exceed the budget or a candidate was lost (the caller rebuilds). */
+bool mbp__sap_sort_all(run *r, uint32_t budget)
+{
+    const mbp__bodies *v = r->v;
+    mbp_sap_state *s = r->s;
+    uint32_t held = write_all(v, s);
+    bool full = false;
+    for (int k = 0; k < MBP_DIM && !full; k++) {
+        full = !sort_axis(r, k, budget) || r->out->ps->lost != 0u;
+    }
+    for (uint32_t j = 0u; j < held && !full; j++) {
+        mbp_sap_val lo[MBP_DIM], hi[MBP_DIM];
+        box_values(s, &v->box[s->jump[j]], lo, hi);
+        mbp__sap_jump(r, s->jump[j], lo, hi);
+        full = r->swaps > budget || r->out->ps->lost != 0u;
+    }
+    return full;
+}
+
+#endif /* MBP_WITH_SAP */

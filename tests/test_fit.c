@@ -830,19 +830,37 @@ TEST(an_rss_whose_rectangle_would_leave_the_range_falls_back_to_the_points_box)
 #endif
 }
 
+#if MBP_WITH_RSS && MBP_SCALAR != MBP_FIXED
+/* The corner cloud with x from top0 - 2^55 - 2^36 to top0, whose float middle is a tie that
+ * rounds up (up) or down, as the test asserts first; the fit must hold every point. */
+static void check_tie_cloud(float top0, bool up)
+{
+    const float low0 = top0 - 36028797018963968.0f - 68719476736.0f;
+    const float mid = low0 * 0.5f + top0 * 0.5f;
+    CHECK(up ? mid - low0 > top0 - mid : top0 - mid > mid - low0); /* the case tested */
+    mbp_rss s;
+    corner_cloud(low0, top0);
+    check_rss_cloud(6u, &s, true);
+}
+#endif
+
 TEST(the_rss_fallback_box_holds_both_ends_when_its_float_middle_rounds_up)
 {
 #if MBP_WITH_RSS && MBP_SCALAR != MBP_FIXED
     /* x from 2^60 - 2^55 - 2^38 - 2^36 to 2^60 - 2^38: the middle is a tie between floats (their
      * step is 2^36 there) and rounds to the even one, up. The half-length must come from the
      * lower end (2^54 + 2^36), not the upper one (2^54): else the lowest point is left out. */
-    const float top0 = 1152921504606846976.0f - 274877906944.0f;
-    const float low0 = top0 - 36028797018963968.0f - 68719476736.0f;
-    const float mid = low0 * 0.5f + top0 * 0.5f;
-    CHECK(mid - low0 > top0 - mid); /* the case this test is for */
-    mbp_rss s;
-    corner_cloud(low0, top0);
-    check_rss_cloud(6u, &s, true);
+    check_tie_cloud(1152921504606846976.0f - 274877906944.0f, true);
+#endif
+}
+
+TEST(the_rss_fallback_box_holds_both_ends_when_its_float_middle_rounds_down)
+{
+#if MBP_WITH_RSS && MBP_SCALAR != MBP_FIXED
+    /* As above with x one float step (2^36) lower at both ends: the middle is again a tie, and
+     * the even float is now the lower one. The half-length must come from the upper end
+     * (2^54 + 2^36), not the lower one (2^54): else the highest point is left out. */
+    check_tie_cloud(1152921504606846976.0f - 274877906944.0f - 68719476736.0f, false);
 #endif
 }
 

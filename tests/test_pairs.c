@@ -64,3 +64,27 @@ TEST(pair_set_index_has_half_again_as_many_slots_as_pairs_and_at_least_one_free)
     CHECK(2UL * MBP_PAIR_HASH_SIZE <= 3UL * p + 2UL);
     CHECK_EQ(sizeof g_ps.slot / sizeof g_ps.slot[0], MBP_PAIR_HASH_SIZE);
 }
+
+/* A backend that ends the same candidate twice in one update (the second time it is no longer
+ * one): the pair is logged once and kept, still overlapping as of the last update, for the
+ * world's update to end with one event. */
+TEST(sink_ending_a_candidate_twice_in_one_update_logs_it_once_and_keeps_it_for_its_end_event)
+{
+    mbp__pairs_clear(&g_ps);
+    const uint32_t key = mbp__key(3u, 5u);
+    int32_t k = mbp__pairs_insert(&g_ps, key, (uint8_t)(MBP__CAND | MBP__HIT | MBP__PREV));
+    CHECK_EQ(k, 0);
+    mbp__sink out;
+    out.ps = &g_ps;
+    out.lost_last = 0u;
+    out.tests = 0u;
+    mbp__sink_end(&out, 3u, 5u);
+    mbp__sink_end(&out, 5u, 3u);
+    CHECK_EQ(g_ps.log_count, 1);
+    CHECK_EQ(g_ps.log[0], key);
+    CHECK_EQ(g_ps.count, 1);
+    CHECK_EQ(mbp__pairs_find(&g_ps, key), 0);
+    CHECK_EQ(g_ps.flag[0] & (MBP__CAND | MBP__PREV), MBP__PREV);
+    CHECK_EQ(g_ps.dropped, 1);
+    CHECK_EQ(g_ps.touched, 1);
+}

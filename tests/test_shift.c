@@ -4,6 +4,8 @@
  * that cannot hold the moved bodies change nothing. */
 #include "test_util.h"
 #include "diff.h"
+#include "mbp_internal.h" /* mbp__kdop_translate() */
+#include "mbp_kdop.h"     /* mbp__kdop_axis_of() */
 
 static uint32_t g_rng = 1u;
 static uint32_t rnd(uint32_t n)
@@ -60,6 +62,16 @@ static uint32_t keys_of(mbp_world *w, uint32_t *out, uint32_t cap)
 static mbp_body g_h[NB], g_h2[NB];
 static mbp_aabb g_box[NB];
 static uint32_t g_k0[MBP_MAX_PAIRS], g_k1[MBP_MAX_PAIRS];
+
+/* Whether g_k0[0..na) and g_k1[0..nc) hold the same keys (keys_of()). */
+static bool same_keys(uint32_t na, uint32_t nc)
+{
+    bool same = na == nc;
+    for (uint32_t k = 0; same && k < na; k++) {
+        same = g_k0[k] == g_k1[k];
+    }
+    return same;
+}
 
 /* test_w, empty, on backend b with the default parameters. */
 static void init_on(mbp_backend b)
@@ -151,11 +163,7 @@ TEST(shift_origin_keeps_every_pair_without_an_event_and_the_backend_then_agrees_
             uint32_t na = keys_of(&test_w, g_k0, MBP_MAX_PAIRS);
             uint32_t nc = keys_of(&test_w2, g_k1, MBP_MAX_PAIRS);
             CHECK_EQ(na, nc);
-            bool same = na == nc;
-            for (uint32_t k = 0; same && k < na; k++) {
-                same = g_k0[k] == g_k1[k];
-            }
-            CHECK(same);
+            CHECK(same_keys(na, nc));
         }
     }
 }
@@ -217,7 +225,7 @@ TEST(shift_origin_keeps_a_grid_origin_pushed_past_the_range_at_its_end)
             mbp_params_default(&p);
             p.backend = backends[bi];
             for (int k = 0; k < MBP_DIM; k++) {
-                p.grid_origin[k] = side > 0 ? MBP_RANGE - mbp_from_int(64) : -MBP_RANGE;
+                p.grid_origin[k] = side > 0 ? MBP_RANGE - MBP_RANGE / 64 : -MBP_RANGE;
 #if MBP_WITH_QUADTREE
                 p.quadtree_origin[k] = p.grid_origin[k];
 #endif
@@ -231,7 +239,9 @@ TEST(shift_origin_keeps_a_grid_origin_pushed_past_the_range_at_its_end)
             CHECK_ST(mbp_update(&test_w), MBP_OK);
             CHECK_EQ(mbp_pair_count(&test_w), 1u);
             mbp_scalar d[MBP_DIM] = {0};
-            d[0] = side > 0 ? -mbp_from_int(128) : mbp_from_int(128); /* origin: past the end */
+            /* origin: past the end by 1/64 or 1/32 of the range, not lost to float's rounding
+             * (its step there is 2^-23 of the range) */
+            d[0] = side > 0 ? -(MBP_RANGE / 32) : MBP_RANGE / 32;
             CHECK_ST(mbp_shift_origin(&test_w, d), MBP_OK);
             CHECK(test_w.params.grid_origin[0] == (side > 0 ? MBP_RANGE : -MBP_RANGE));
 #if MBP_WITH_QUADTREE
@@ -268,6 +278,104 @@ TEST(shift_origin_skips_a_freed_slot_and_keeps_the_pairs_around_it)
         mbp_aabb now;
         CHECK_ST(mbp_get_box(&test_w, hc, &now), MBP_OK);
         CHECK(now.min[0] == mbp_from_int(-2) && now.max[0] == mbp_from_int(0));
+    }
+}
+
+/* Body i of a row of MAX_BODIES boxes 3 units apart, each 4 wide: every neighbour pair meets
+ * (1 unit thick across the row: within one cell of the grids there, so their entries suffice).
+ * moved: even bodies 2 units right, odd ones 1 left: the pairs (odd i, i + 1) come apart. */
+static mbp_aabb row_box(uint32_t i, bool moved)
+{
+    int32_t x = 3 * (int32_t)i + (!moved ? 0 : i % 2u == 0u ? 2 : -1);
+    return box2(x, 1, x + 4, 2);
+}
+
+/* Every body moved (marked for the update) and then the origin shifted in the same frame: the
+ * shift marks every body again, each still once, and the update ends exactly the pairs the moves
+ * broke, as brute force (test_w2, never shifted) does. Every backend. */
+TEST(shift_origin_after_every_body_moved_in_the_frame_ends_exactly_the_pairs_the_moves_broke)
+{
+    static mbp_body h[MBP_MAX_BODIES], h2[MBP_MAX_BODIES];
+    const uint32_t n = MBP_MAX_BODIES;
+    if (n - 1u > (uint32_t)MBP_MAX_PAIRS) {
+        return; /* the row's pairs do not fit this configuration's pair set */
+    }
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        mbp_params p2;
+        mbp_params_default(&p2);
+        p2.backend = MBP_BRUTE;
+        init_on(diff_backends[bi]);
+        CHECK_ST(mbp_init(&test_w2, &p2), MBP_OK);
+        for (uint32_t i = 0; i < n; i++) {
+            mbp_aabb b = row_box(i, false);
+            CHECK_ST(mbp_add_box(&test_w, &b, i, &h[i]), MBP_OK);
+            CHECK_ST(mbp_add_box(&test_w2, &b, i, &h2[i]), MBP_OK);
+        }
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_ST(mbp_update(&test_w2), MBP_OK);
+        CHECK_EQ(mbp_pair_count(&test_w), n - 1u);
+        mbp_scalar d[MBP_DIM] = {0};
+        d[0] = mbp_from_int(5);
+        for (uint32_t i = 0; i < n; i++) {
+            mbp_aabb b = row_box(i, true), b1 = minus(&b, d);
+            CHECK_ST(mbp_move_box(&test_w, h[i], &b1), MBP_OK);
+            CHECK_ST(mbp_move_box(&test_w, h[i], &b), MBP_OK); /* moved twice: marked once */
+            CHECK_ST(mbp_move_box(&test_w2, h2[i], &b), MBP_OK);
+        }
+        CHECK_ST(mbp_shift_origin(&test_w, d), MBP_OK); /* the same boxes, less d */
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_ST(mbp_update(&test_w2), MBP_OK);
+        uint32_t nb, ne, nb2, ne2;
+        (void)mbp_begun(&test_w, &nb);
+        (void)mbp_begun(&test_w2, &nb2);
+        const mbp_pair *e = mbp_ended(&test_w, &ne);
+        const mbp_pair *e2 = mbp_ended(&test_w2, &ne2);
+        CHECK_EQ(nb, 0);
+        CHECK_EQ(nb2, 0);
+        CHECK_EQ(ne, n - 1u - n / 2u); /* (1, 2), (3, 4) ... */
+        CHECK_EQ(ne, ne2);
+        bool same = ne == ne2;
+        for (uint32_t k = 0; same && k < ne; k++) {
+            same = e[k].a == e2[k].a && e[k].b == e2[k].b;
+        }
+        CHECK(same);
+        uint32_t na = keys_of(&test_w, g_k0, MBP_MAX_PAIRS);
+        uint32_t nc = keys_of(&test_w2, g_k1, MBP_MAX_PAIRS);
+        CHECK_EQ(na, n / 2u); /* (0, 1), (2, 3) ... */
+        CHECK_EQ(na, nc);
+        CHECK(same_keys(na, nc));
+    }
+}
+
+/* A shift on a world whose pair set overflowed: the update after it reports the overflow again,
+ * keeps the pairs it stored and gives no event. Every backend. */
+TEST(shift_origin_on_a_world_whose_pair_set_overflowed_keeps_its_pairs_without_an_event)
+{
+    uint32_t n = test_pile_that_fits() + 1u; /* the smallest pile that overflows */
+    if (n > MBP_MAX_BODIES) {
+        return; /* this configuration cannot overflow its pair set */
+    }
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        init_on(diff_backends[bi]);
+        mbp_aabb pile = box2(0, 0, 4, 4);
+        mbp_body h;
+        for (uint32_t i = 0; i < n; i++) {
+            CHECK_ST(mbp_add_box(&test_w, &pile, i, &h), MBP_OK);
+        }
+        CHECK_ST(mbp_update(&test_w), MBP_E_PAIRS_FULL);
+        uint32_t lost = mbp_get_stats(&test_w)->lost_pairs;
+        CHECK(lost > 0u);
+        uint32_t n0 = keys_of(&test_w, g_k0, MBP_MAX_PAIRS);
+        CHECK_EQ(n0, MBP_MAX_PAIRS);
+        mbp_scalar d[MBP_DIM] = {0};
+        d[0] = mbp_from_int(-3);
+        CHECK_ST(mbp_shift_origin(&test_w, d), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_E_PAIRS_FULL);
+        CHECK_EQ(mbp_get_stats(&test_w)->lost_pairs, lost);
+        CHECK_EQ(test_w.stats.begun + test_w.stats.ended, 0);
+        uint32_t n1 = keys_of(&test_w, g_k1, MBP_MAX_PAIRS);
+        CHECK_EQ(n1, n0);
+        CHECK(same_keys(n0, n1));
     }
 }
 
@@ -411,6 +519,78 @@ TEST(shift_origin_moves_every_shape_kind_and_fast_bodies_and_keeps_their_pairs)
             CHECK_ST(mbp_get_box(&test_w, g_h[i], &now), MBP_OK);
             CHECK(same_box(&now, &g_box[i]));
         }
+    }
+}
+#endif
+
+#if MBP_WITH_KDOP
+/* A k-DOP at the range's end on its first diagonal (x + y, x + y + z), on the side sign, and
+ * the offset that pushes that slab past twice the range (3D: the coordinates stay in range; 2D:
+ * a diagonal sum cannot pass twice the range unless a coordinate passes the range). */
+static void kdop_at_the_end(int sign, mbp_shape *s, mbp_scalar d[MBP_DIM])
+{
+    mbp_scalar pts[3][MBP_DIM];
+    for (int k = 0; k < MBP_DIM; k++) {
+        mbp_scalar c = MBP_DIM == 2 ? MBP_RANGE / 2 : (k == 2 ? MBP_RANGE / 2 : MBP_RANGE / 4);
+        for (int i = 0; i < 3; i++) {
+            pts[i][k] = (mbp_scalar)sign * (c - (i == k + 1 ? mbp_from_int(1) : 0));
+        }
+        d[k] = (mbp_scalar)-sign * (MBP_DIM == 2 ? MBP_RANGE / 4 * 3 : MBP_RANGE / 2);
+    }
+    s->kind = MBP_SHAPE_KDOP;
+    CHECK_ST(mbp_kdop_from_points(pts, 3u, &s->u.kdop), MBP_OK);
+}
+
+TEST(shift_origin_refuses_a_kdop_whose_diagonal_slab_it_would_push_past_twice_the_range)
+{
+    for (int sign = -1; sign <= 1; sign += 2) {
+        init_on(MBP_BRUTE);
+        mbp_shape s;
+        mbp_scalar d[MBP_DIM];
+        kdop_at_the_end(sign, &s, d);
+        mbp_body hk, hb;
+        CHECK_ST(mbp_add_shape(&test_w, &s, 0u, &hk), MBP_OK);
+        mbp_aabb kb, b;
+        CHECK_ST(mbp_get_box(&test_w, hk, &kb), MBP_OK);
+        b = kb; /* a box on the k-DOP's box: they pair */
+        CHECK_ST(mbp_add_box(&test_w, &b, 1u, &hb), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(mbp_pair_count(&test_w), 1);
+        CHECK_ST(mbp_shift_origin(&test_w, d), MBP_E_RANGE);
+        mbp_aabb now;
+        CHECK_ST(mbp_get_box(&test_w, hk, &now), MBP_OK);
+        CHECK(same_box(&now, &kb));
+        CHECK_ST(mbp_get_box(&test_w, hb, &now), MBP_OK);
+        CHECK(same_box(&now, &b));
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        CHECK_EQ(mbp_pair_count(&test_w), 1);
+        CHECK_EQ(test_w.stats.begun + test_w.stats.ended, 0);
+    }
+}
+
+/* The translation itself: the slab pushed past twice the range stays past the range on its own
+ * side (in fixed point, v - t no longer fits the scalar there), so the check refuses it; the
+ * other slabs move by the offset's projection exactly. */
+TEST(a_kdop_slab_translated_past_twice_the_range_stays_past_the_range_on_its_own_side)
+{
+    const int diag = MBP_DIM; /* the first diagonal axis: x + y (+ z) */
+    for (int sign = -1; sign <= 1; sign += 2) {
+        mbp_shape s, moved;
+        mbp_scalar d[MBP_DIM];
+        kdop_at_the_end(sign, &s, d);
+        moved = s;
+        mbp__kdop_translate(&moved.u.kdop, d);
+        for (int j = 0; j < MBP_KDOP_AXES; j++) {
+            mbp__w t = mbp__kdop_axis_of(d, j);
+            if (j == diag) {
+                CHECK(sign > 0 ? moved.u.kdop.min[j] > MBP_RANGE : moved.u.kdop.max[j] < -MBP_RANGE);
+                CHECK(sign > 0 ? moved.u.kdop.max[j] > MBP_RANGE : moved.u.kdop.min[j] < -MBP_RANGE);
+            } else {
+                CHECK((mbp__w)moved.u.kdop.min[j] == (mbp__w)s.u.kdop.min[j] - t);
+                CHECK((mbp__w)moved.u.kdop.max[j] == (mbp__w)s.u.kdop.max[j] - t);
+            }
+        }
+        CHECK_ST(mbp_shape_check(&moved), MBP_E_RANGE);
     }
 }
 #endif

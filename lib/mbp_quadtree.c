@@ -36,16 +36,18 @@
  * candidate overlaps as of this update and every overlapping pair with a moved body was begun.
  * A new body (not in the tree) has no old box: it only begins pairs, and is linked after.
  *
- * Full frame (mbp__sink_full_frame(out, false)) when over half the live bodies moved (their walks
- * would cost more), when the last update could not store every pair
- * (mbp__sink_overflowed()), or when this one filled the pair set with candidates (those begun in
- * it are dropped first, mbp__sink_drop_new(), so that no pair brute force keeps is lost to
- * candidates that do not overlap exactly). The moved bodies are placed first, then every body
- * walks from the root into every node whose loose box meets its box (which holds the loose
- * boxes of the node's children): its ancestors, the descendants of its node, and the neighbours'
- * subtrees whose loose boxes reach into its box. Bodies in nodes deeper than b's are tested
- * against b, and in nodes as deep as b's only those of a higher index; shallower ones find b
- * themselves. So each pair is tested once.
+ * Full frame (mbp__sink_full_frame(out, false)) when more than 7/16 of the live bodies moved
+ * (their walks from the root would cost more: mbp__quadtree_update()), when the last update could
+ * not store every pair (mbp__sink_overflowed()), or when this one filled the pair set with
+ * candidates (those begun in it are dropped first, mbp__sink_drop_new(), so that no pair brute
+ * force keeps is lost to candidates that do not overlap exactly). The moved bodies are placed
+ * first. Then each body gets a home: the deepest node of its path whose cell (not loose) holds its
+ * box, in units of the walks below (the root when no cell does). Cells either nest or are apart,
+ * so two bodies whose boxes meet have homes of which one is the other or its ancestor: each body
+ * walks only the subtree of its home (into the children whose loose box meets its box), and tests
+ * the bodies there whose home is deeper than its own, or the same with a higher index. So each
+ * pair is tested once, and no walk starts from the root unless the body's home is the root (a
+ * body across one of the root's halving lines, or outside the world box).
  *
  * No recursion: a walk goes from a node to its first child whose loose box meets the box, else up
  * to the parent's next such child, using the parent links; it holds the node and, for each depth
@@ -54,8 +56,9 @@
  * world's min corner are exact in fixed point (int64) and, in float, rounded monotonically, by far
  * less than that unit.
  *
- * Cost per update: one or two walks of O(depth + nodes met) per moved body, a full frame n walks;
- * queries one walk. RAM: mbp_quadtree.h.
+ * Cost per update: one or two walks of O(depth + nodes met) per moved body; a full frame one
+ * walk per body from its home (mostly its node or a few levels up); queries one walk.
+ * RAM: mbp_quadtree.h.
  */
 #include "mbp_bp.h"
 
@@ -279,20 +282,23 @@ MBP__HOT uint32_t kid_mask(const mbp_quadtree_state *s, uint16_t n, const qt_ran
     return m & nd->kids;
 }
 
-/* A walk: the nodes, depth first, whose loose box may meet a region, the root always first.
- * rem[d]: the slots of the children still to visit of the node at depth d on the current path
- * (each node's kid_mask(), worked out once, when the walk enters it). */
+/* A walk: the nodes, depth first, whose loose box may meet a region, from a top node (the root,
+ * or a full frame's home node) down, the top node first. rem[d]: the slots of the children still
+ * to visit of the node at depth d on the current path (each node's kid_mask(), worked out once,
+ * when the walk enters it): the walk's stack, one byte per level, bounded by MBP__QT_DEPTH_MAX. */
 typedef struct qt_walk {
     qt_range r;
-    uint16_t n; /* the current node, MBP__QT_NULL at the end */
+    uint16_t n;   /* the current node, MBP__QT_NULL at the end */
+    uint16_t top; /* the node the walk started from, and ends at */
     uint8_t rem[MBP__QT_DEPTH_MAX + 1u];
 } qt_walk;
 
-/* Starts walk w over its region w->r: w->n is the root. */
-MBP__HOT void walk_start(const mbp_quadtree_state *s, qt_walk *w)
+/* Starts walk w over its region w->r from node top: w->n is top. */
+MBP__HOT void walk_start(const mbp_quadtree_state *s, qt_walk *w, uint16_t top)
 {
-    w->n = 0u;
-    w->rem[0] = (uint8_t)kid_mask(s, 0u, &w->r);
+    w->n = top;
+    w->top = top;
+    w->rem[s->node[top].depth] = (uint8_t)kid_mask(s, top, &w->r);
 }
 
 /* Moves walk w to its next node and returns it; MBP__QT_NULL at the end. */
@@ -311,7 +317,7 @@ MBP__HOT uint16_t walk_next(const mbp_quadtree_state *s, qt_walk *w)
                 return k;
             }
         }
-        if (n == 0u) {
+        if (n == w->top) {
             w->n = MBP__QT_NULL;
             return MBP__QT_NULL;
         }
@@ -320,26 +326,54 @@ MBP__HOT uint16_t walk_next(const mbp_quadtree_state *s, qt_walk *w)
     }
 }
 
-/* Reports the pairs of body b with the bodies of nodes deeper than its own, and of nodes as deep
- * with a higher index; returns the box tests made. */
-MBP__LOOP uint32_t pairs_of(const mbp_quadtree_state *s, mbp__sink *out, uint16_t b)
+/* Body b's home for a full frame: the deepest node of its path (b's node and its ancestors) whose
+ * cell holds b's region r whole, in units, once r is clamped to the world box's units
+ * (0 .. 2^(QT_FRAC + depth) - 1: a monotonic map, so regions that overlap still do); else the
+ * root. */
+MBP__HOT uint16_t home_of(const mbp_quadtree_state *s, uint16_t b, const qt_range *r)
+{
+    uint16_t n = s->of[b];
+    uint32_t last = (1u << (QT_FRAC + s->depth)) - 1u;
+    while (n != 0u) {
+        const mbp_qt_node *nd = &s->node[n];
+        uint32_t sh = QT_FRAC + s->depth - nd->depth;
+        bool in = true;
+        for (int k = 0; k < MBP_DIM; k++) {
+            uint32_t hi = r->hi[k] < last ? r->hi[k] : last;
+            in = in && (r->lo[k] >> sh) == nd->cell[k] && (hi >> sh) == nd->cell[k];
+        }
+        if (in) {
+            break;
+        }
+        n = nd->parent;
+    }
+    return n;
+}
+
+/* A full frame's pairs of body b: with the bodies below its home node (home_of(), whose depth is
+ * home[b]) whose homes are deeper, or as deep with a higher index; returns the box tests made.
+ * Two bodies whose boxes meet share a unit of their regions, which both homes' cells hold (the
+ * root holds every node): so one home is the other or its ancestor, and the pair is tested once,
+ * by the body whose home is higher up (the lower index for one home). */
+MBP__LOOP uint32_t pairs_below(const mbp_quadtree_state *s, mbp__sink *out, uint16_t b)
 {
     uint32_t tests = 0u;
     const mbp_aabb *bb = &s->rec[b];
-    uint8_t depth = s->node[s->of[b]].depth;
+    uint32_t hd = s->home[b];
+    uint16_t top = s->of[b];
+    while (s->node[top].depth > hd) {
+        top = s->node[top].parent;
+    }
     qt_walk w;
     w.r = range_of_box(s, bb);
-    walk_start(s, &w);
-    for (uint16_t n = 0u; n != MBP__QT_NULL; n = walk_next(s, &w)) {
-        uint8_t d = s->node[n].depth;
-        if (d < depth) {
-            continue;
-        }
+    walk_start(s, &w, top);
+    for (uint16_t n = top; n != MBP__QT_NULL; n = walk_next(s, &w)) {
         for (uint16_t c = s->node[n].head; c != MBP__QT_NULL; c = s->next[c]) {
-            if (d > depth || c > b) {
+            uint32_t cd = s->home[c];
+            if (cd > hd || (cd == hd && c > b)) {
                 tests++;
                 if (mbp__boxes_meet(bb, &s->rec[c])) {
-                    mbp__sink_begin(out, b, c);
+                    mbp__sink_begin_met(out, b, c);
                 }
             }
         }
@@ -455,7 +489,7 @@ MBP__LOOP uint32_t step_walk(const mbp_quadtree_state *s, const mbp__bodies *v, 
     bool had = s->of[b] != MBP__QT_NULL;
     qt_walk w;
     w.r = *r;
-    walk_start(s, &w);
+    walk_start(s, &w, 0u);
     for (uint16_t n = 0u; n != MBP__QT_NULL; n = walk_next(s, &w)) {
         for (uint16_t c = s->node[n].head; c != MBP__QT_NULL; c = s->next[c]) {
             if (c == b) {
@@ -487,50 +521,79 @@ MBP__LOOP uint32_t step_walk(const mbp_quadtree_state *s, const mbp__bodies *v, 
 static uint32_t step_body(mbp_quadtree_state *s, const mbp__bodies *v, mbp__sink *out, uint16_t b,
                           bool *full)
 {
-    uint32_t tests;
-    qt_range r = range_of_box(s, &v->box[b]);
-    if (*full) {
-        tests = 0u;
-    } else if (s->of[b] == MBP__QT_NULL) {
-        tests = step_walk(s, v, out, b, &r, false, true, full);
-    } else if (mbp__boxes_meet(&s->rec[b], &v->box[b])) {
-        qt_range o = range_of_box(s, &s->rec[b]); /* one walk over both: monotonic, so the union */
-        for (int k = 0; k < MBP_DIM; k++) {
-            r.lo[k] = o.lo[k] < r.lo[k] ? o.lo[k] : r.lo[k];
-            r.hi[k] = o.hi[k] > r.hi[k] ? o.hi[k] : r.hi[k];
+    uint32_t tests = 0u;
+    if (!*full) {
+        qt_range r = range_of_box(s, &v->box[b]);
+        if (s->of[b] == MBP__QT_NULL) {
+            tests = step_walk(s, v, out, b, &r, false, true, full);
+        } else if (mbp__boxes_meet(&s->rec[b], &v->box[b])) {
+            /* One walk over both: the regions are monotonic, so their union. */
+            qt_range o = range_of_box(s, &s->rec[b]);
+            for (int k = 0; k < MBP_DIM; k++) {
+                r.lo[k] = o.lo[k] < r.lo[k] ? o.lo[k] : r.lo[k];
+                r.hi[k] = o.hi[k] > r.hi[k] ? o.hi[k] : r.hi[k];
+            }
+            tests = step_walk(s, v, out, b, &r, true, true, full);
+        } else { /* a jump: the old region, then the new */
+            qt_range o = range_of_box(s, &s->rec[b]);
+            tests = step_walk(s, v, out, b, &o, true, false, full);
+            tests += step_walk(s, v, out, b, &r, false, true, full);
         }
-        tests = step_walk(s, v, out, b, &r, true, true, full);
-    } else { /* a jump: the old region, then the new */
-        qt_range o = range_of_box(s, &s->rec[b]);
-        tests = step_walk(s, v, out, b, &o, true, false, full);
-        tests += step_walk(s, v, out, b, &r, false, true, full);
     }
     place_body(s, v, b);
     return tests;
 }
 
-mbp_status mbp__quadtree_update(mbp_quadtree_state *s, const mbp__bodies *v, mbp__sink *out)
+/* A full frame, once the moved bodies are placed (the top comment): every body's pairs anew,
+ * only those that overlap stored, as brute force would. The candidates begun before it (if the
+ * set filled up) are dropped first, so no pair that brute force keeps is lost to candidates that
+ * do not overlap exactly. Returns the box tests made. */
+MBP__LOOP uint32_t full_frame(mbp_quadtree_state *s, const mbp__bodies *v, mbp__sink *out)
 {
     uint32_t tests = 0u;
-    /* A full frame when candidates were lost, or when most bodies moved: their walks would cost
-     * more than one walk of every body, each pair tested once. */
-    bool full = mbp__sink_overflowed(out) || v->moved_count > (uint32_t)v->live / 2u;
+    mbp__sink_drop_new(out);
+    mbp__sink_full_frame(out, false);
+    for (uint16_t b = 0u; b < v->high; b++) {
+        if (s->of[b] != MBP__QT_NULL) { /* in the tree: live (removed bodies leave at once) */
+            qt_range r = range_of_box(s, &s->rec[b]);
+            s->home[b] = s->node[home_of(s, b, &r)].depth;
+        }
+    }
+    for (uint16_t b = 0u; b < v->high; b++) {
+        if (s->of[b] != MBP__QT_NULL) {
+            tests += pairs_below(s, out, b);
+        }
+    }
+    return tests;
+}
+
+/* An update with bodies to look at: their pairs and places, and a full frame where it pays
+ * (mbp__quadtree_update()); returns the box tests made. */
+MBP__LOOP uint32_t update_moved(mbp_quadtree_state *s, const mbp__bodies *v, mbp__sink *out)
+{
+    uint32_t tests = 0u;
+    /* A full frame when candidates were lost, or when more than 7/16 of the bodies moved: a moved
+     * body's walks from the root cost about 2.2 times a full frame's walk per body from its home
+     * (M4, sparse 256: every body's walk from the root about 2900 instructions, a full frame about
+     * 1300 per body), so the full frame is cheaper past about 0.45 of the bodies. */
+    bool full = mbp__sink_overflowed(out) || v->moved_count * 16u > (uint32_t)v->live * 7u;
     for (uint32_t d = 0; d < v->moved_count; d++) {
         if (mbp__in(v, v->moved[d])) {
             tests += step_body(s, v, out, v->moved[d], &full);
         }
     }
     if (full) {
-        /* Every body's pairs anew, only those that overlap stored, as brute force would: the
-         * candidates begun above (if the set filled up) are dropped first, so no pair that brute
-         * force keeps is lost to candidates that do not overlap exactly. */
-        mbp__sink_drop_new(out);
-        mbp__sink_full_frame(out, false);
-        for (uint16_t b = 0u; b < v->high; b++) {
-            if (s->of[b] != MBP__QT_NULL) { /* in the tree: live (removed bodies leave at once) */
-                tests += pairs_of(s, out, b);
-            }
-        }
+        tests += full_frame(s, v, out);
+    }
+    return tests;
+}
+
+mbp_status mbp__quadtree_update(mbp_quadtree_state *s, const mbp__bodies *v, mbp__sink *out)
+{
+    /* Nothing moved and nothing lost: no pair changes (a still scene costs a few instructions). */
+    uint32_t tests = 0u;
+    if (v->moved_count != 0u || mbp__sink_overflowed(out)) {
+        tests = update_moved(s, v, out);
     }
     out->tests = tests;
     return MBP_OK;
@@ -542,7 +605,7 @@ void mbp__quadtree_query(const mbp_quadtree_state *s, const mbp__bodies *v, cons
     (void)v; /* the tree's boxes are those of the last update (rec[]) */
     qt_walk w;
     w.r = range_of_box(s, box);
-    walk_start(s, &w);
+    walk_start(s, &w, 0u);
     for (uint16_t n = 0u; n != MBP__QT_NULL; n = walk_next(s, &w)) {
         for (uint16_t c = s->node[n].head; c != MBP__QT_NULL; c = s->next[c]) {
             if (mbp__boxes_meet(&s->rec[c], box)) {

@@ -2,9 +2,9 @@
 /* mbp_quadtree.h: the state of the loose quadtree (2D) / octree (3D) backend (mbp_quadtree.c).
  * Plain data, in the world.
  *
- * RAM: MBP_QUADTREE_NODES nodes of 18 bytes (2D) or 28 bytes (3D), plus 6 bytes per body and its
+ * RAM: MBP_QUADTREE_NODES nodes of 18 bytes (2D) or 28 bytes (3D), plus 7 bytes per body and its
  * box of the last update (16 bytes in 2D, 24 in 3D, for 32-bit scalars): with the default pool of
- * 2 nodes per body, 58 bytes per body in 2D, 86 in 3D.
+ * 2 nodes per body, 59 bytes per body in 2D, 87 in 3D.
  */
 #ifndef MBP_QUADTREE_H
 #define MBP_QUADTREE_H
@@ -29,6 +29,7 @@ typedef struct mbp_quadtree_state {
     uint16_t next[MBP_MAX_BODIES];         /* the bodies of a node: a doubly linked list */
     uint16_t prev[MBP_MAX_BODIES];
     mbp_aabb rec[MBP_MAX_BODIES];          /* body -> its box as of the last update (in the tree) */
+    uint8_t home[MBP_MAX_BODIES];          /* a full frame's: the depth of the body's home node */
     mbp_scalar origin[MBP_DIM]; /* params.quadtree_origin: the world box's min corner */
     mbp_scalar cell;            /* params.quadtree_cell: the finest cell's edge */
 #if MBP_SCALAR != MBP_FIXED

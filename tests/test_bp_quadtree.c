@@ -181,6 +181,81 @@ TEST(bp_quadtree_tests_each_pair_of_one_node_once_in_a_full_frame)
     CHECK_EQ(g_bp.ps.count, 10);
 }
 
+/* Random scenes of n bodies (bp_box(): ties, touching and zero-size boxes) in the world box
+ * qt_init(half, shift, depth), where every body moves at every update (a step of a quarter unit
+ * at most per axis, one in eight a teleport), so that every update is a full frame: the updates
+ * that were no full frame or whose pairs were wrong, plus one if a hook refused or the structure
+ * is broken. */
+static uint32_t qt_full_random(int32_t half, uint32_t shift, uint8_t depth, uint32_t n,
+                               int32_t span, int32_t size)
+{
+    uint32_t wrong = 0u;
+    for (uint32_t seed = 1; seed <= TEST_SEEDS; seed++) {
+        qt_init(half, shift, depth);
+        bp_reset(&g_bp, seed);
+        for (uint16_t i = 0; i < n; i++) {
+            mbp_aabb b = bp_box(&g_bp, span, size);
+            wrong += bp_add(&g_bp, i, &b) != MBP_OK ? 1u : 0u;
+        }
+        for (uint32_t f = 0; f < TEST_FRAMES; f++) {
+            wrong += bp_update(&g_bp) != MBP_OK ? 1u : 0u;
+            wrong += g_bp.ps.full_frame != 0u && bp_pairs_ok(&g_bp, true) ? 0u : 1u;
+            for (uint16_t i = 0; i < n; i++) {
+                mbp_aabb b = g_bp.box[i];
+                if (bp_rand(&g_bp, 8u) == 0u) {
+                    b = bp_box(&g_bp, span, size);
+                } else {
+                    for (int k = 0; k < MBP_DIM; k++) {
+                        mbp_scalar d = mbp_from_ratio((int32_t)bp_rand(&g_bp, 3u) - 1, 4);
+                        b.min[k] += d;
+                        b.max[k] += d;
+                    }
+                }
+                wrong += bp_move(&g_bp, i, &b) != MBP_OK ? 1u : 0u;
+            }
+        }
+        wrong += qt_valid(&g_bp) ? 0u : 1u;
+    }
+    return wrong;
+}
+
+TEST(bp_quadtree_full_frames_give_exactly_the_overlapping_pairs)
+{
+    CHECK_EQ(qt_full_random(32, 2u, 8u, TEST_BODIES / 2u, 160, 12), 0);
+}
+
+TEST(bp_quadtree_full_frames_are_exact_with_sizes_spread_over_many_levels)
+{
+    /* Cells of 1/16 to 128 units (12 levels); bodies of 0 to 50 units. */
+    CHECK_EQ(qt_full_random(64, 4u, 11u, TEST_BODIES / 4u, 200, 200), 0);
+}
+
+TEST(bp_quadtree_full_frames_are_exact_when_most_bodies_are_outside_its_world_box)
+{
+    CHECK_EQ(qt_full_random(4, 2u, 5u, TEST_BODIES / 2u, 160, 12), 0); /* 8 units wide of 40 */
+}
+
+TEST(bp_quadtree_full_frame_pairs_boxes_that_touch_across_cell_lines_once)
+{
+    qt_init(8, 0u, 4u); /* 16 units wide, cells of 1 to 16 units: 0 is the root's halving line */
+    bp_reset(&g_bp, 5u);
+    mbp_aabb a = box2(-1, -1, 0, 0), b = box2(0, 0, 1, 1), c = box2(1, 0, 2, 1);
+    mbp_aabb far = box2(5, 5, 6, 6), z = box2(6, 6, 6, 6); /* z: zero-size, on far's corner */
+    CHECK_ST(bp_add(&g_bp, 0, &a), MBP_OK); /* touches b at a corner, on the root's lines */
+    CHECK_ST(bp_add(&g_bp, 1, &b), MBP_OK); /* touches c along a finest cell's line */
+    CHECK_ST(bp_add(&g_bp, 2, &c), MBP_OK);
+    CHECK_ST(bp_add(&g_bp, 3, &far), MBP_OK);
+    CHECK_ST(bp_add(&g_bp, 4, &z), MBP_OK);
+    mbp__bodies v = bp_view(&g_bp);
+    mbp__sink out = {&g_bp.ps, bp_volumes(&g_bp), 1u, 0u}; /* as after an overflow */
+    CHECK_ST(mbp__quadtree_update(&g_qt, &v, &out), MBP_OK);
+    CHECK_EQ(g_bp.ps.count, 3); /* (0, 1), (1, 2), (3, 4), each once */
+    CHECK(mbp__pairs_find(&g_bp.ps, mbp__key(0, 1)) >= 0);
+    CHECK(mbp__pairs_find(&g_bp.ps, mbp__key(1, 2)) >= 0);
+    CHECK(mbp__pairs_find(&g_bp.ps, mbp__key(3, 4)) >= 0);
+    CHECK_EQ(g_qt.home[0], 0); /* across the root's lines: its home is the root */
+}
+
 /* n bodies of size 1 on a lattice, updated once; then the few in movers[] move by step units. */
 static void qt_lattice(uint16_t n)
 {

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* mbp_tree_nodes.h: the tree backend's node pool and structure (internal), shared by the backend
- * (mbp_tree.c: fat boxes, walks, pairs, the hooks) and the structure (mbp_tree_nodes.c:
- * insertion, removal, rotations, the validity check). The state itself: mbp_tree.h.
+/* mbp_tree_nodes.h: what the tree backend's files share (internal): the node pool, the box
+ * helpers, the structure's entry points and the margins. mbp_tree.c: how it works, the
+ * parameters, adding and removing bodies; mbp_tree_update.c: fat boxes, walks, pairs, the update
+ * and the query; mbp_tree_nodes.c: insertion, removal, rotations, the validity check. The state
+ * itself: mbp_tree.h.
  */
 #ifndef MBP_TREE_NODES_H
 #define MBP_TREE_NODES_H
@@ -67,6 +69,11 @@ void mbp__tree_insert_leaf(mbp_tree_state *t, uint16_t leaf, uint16_t s);
 
 /* Takes the leaf out of the tree (its node stays allocated: the caller frees or re-inserts it). */
 void mbp__tree_remove_leaf(mbp_tree_state *t, uint16_t leaf);
+
+/* ---- the frame (mbp_tree_update.c) ---- */
+
+/* Sets the margins in force from the parameters and the level, and each sweep's exit frame. */
+void mbp__tree_set_margins(mbp_tree_state *t);
 
 #endif /* MBP_WITH_TREE */
 

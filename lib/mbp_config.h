@@ -291,8 +291,9 @@
 #error "MBP_WITH_TREE (on by default) needs MBP_MAX_BODIES <= 32767 (2N-1 nodes, 16-bit indices): lower MBP_MAX_BODIES or set MBP_WITH_TREE to 0"
 #endif
 /* Tree only: the height bound and the traversal stack. The tree is AVL-balanced, so n leaves
- * give a height h with Fib(h+2) <= n (mbp_tree.c proves it); MBP_TREE_HEIGHT_MAX is that h for
- * n = MBP_MAX_BODIES. A depth-first walk needs h+1 stack entries of 2 bytes (on the C stack). */
+ * give a height h with Fib(h+2) <= n (mbp_tree_nodes.c proves it); MBP_TREE_HEIGHT_MAX is that
+ * h for n = MBP_MAX_BODIES. A depth-first walk needs h+1 stack entries of 2 bytes (on the C
+ * stack). */
 #if MBP_MAX_BODIES < 2
 #define MBP_TREE_HEIGHT_MAX 0
 #elif MBP_MAX_BODIES < 3

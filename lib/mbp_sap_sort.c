@@ -157,10 +157,11 @@ HOT void sift(run *r, int k, uint32_t p, uint32_t e, mbp_sap_val v, bool down)
 /* Endpoint e, at position p on axis k with the value old, takes the value v: written in place
  * when it stays between its neighbours (under coherent motion, the common case: a few loads and
  * no call), else sorted into place. */
-HOT void set_endpoint(run *r, int k, uint32_t p, uint32_t e, mbp_sap_val old, mbp_sap_val v)
+HOT void set_endpoint(run *r, mbp_sap_state *s, int k, uint32_t p, uint32_t e, mbp_sap_val old,
+                      mbp_sap_val v)
 {
-    mbp_sap_val *val = r->s->val[k];
-    const mbp_sap_idx *id = r->s->id[k];
+    mbp_sap_val *val = s->val[k];
+    const mbp_sap_idx *id = s->id[k];
     if (v < old) {
         mbp_sap_val pv = val[p - 1u];
         if (pv > v || (pv == v && (id[p - 1u] & 1u) > (e & 1u))) {
@@ -180,18 +181,17 @@ HOT void set_endpoint(run *r, int k, uint32_t p, uint32_t e, mbp_sap_val old, mb
 /* Body i's endpoints on axis k, at positions a < b with the values oa and ob, take the values lo
  * and hi. The side that grows outwards goes first, so the min never passes its own max; the
  * first one's sort moves only endpoints beyond it, so the other keeps its position. */
-HOT void update_axis(run *r, int k, uint32_t i, uint32_t a, mbp_sap_val oa, mbp_sap_val lo,
-                     mbp_sap_val hi)
+HOT void update_axis(run *r, mbp_sap_state *s, int k, uint32_t i, uint32_t a, mbp_sap_val oa,
+                     mbp_sap_val lo, mbp_sap_val hi)
 {
-    mbp_sap_state *s = r->s;
     uint32_t b = s->pos[k][2u * i + 1u];
     mbp_sap_val ob = s->val[k][b];
     if (hi > ob) {
-        set_endpoint(r, k, b, 2u * i + 1u, ob, hi);
-        set_endpoint(r, k, a, 2u * i, oa, lo);
+        set_endpoint(r, s, k, b, 2u * i + 1u, ob, hi);
+        set_endpoint(r, s, k, a, 2u * i, oa, lo);
     } else {
-        set_endpoint(r, k, a, 2u * i, oa, lo);
-        set_endpoint(r, k, b, 2u * i + 1u, ob, hi);
+        set_endpoint(r, s, k, a, 2u * i, oa, lo);
+        set_endpoint(r, s, k, b, 2u * i + 1u, ob, hi);
     }
 }
 
@@ -355,10 +355,10 @@ bool mbp__sap_sort_moved(run *r, uint32_t budget)
         if (far(oa, lo[0], hi[0]) && jumps(s, a, lo[0])) {
             mbp__sap_jump(r, i, lo, hi);
         } else {
-            update_axis(r, 0, i, a, oa, lo[0], hi[0]);
+            update_axis(r, s, 0, i, a, oa, lo[0], hi[0]);
             for (int k = 1; k < MBP_DIM; k++) {
                 a = s->pos[k][2u * i];
-                update_axis(r, k, i, a, s->val[k][a], lo[k], hi[k]);
+                update_axis(r, s, k, i, a, s->val[k][a], lo[k], hi[k]);
             }
         }
         if (r->swaps > budget || r->out->ps->lost != 0u) {

@@ -37,15 +37,6 @@ static mbp_aabb minus(const mbp_aabb *b, const mbp_scalar d[MBP_DIM])
     return r;
 }
 
-static bool same_box(const mbp_aabb *a, const mbp_aabb *b)
-{
-    bool same = true;
-    for (int k = 0; k < MBP_DIM; k++) {
-        same = same && a->min[k] == b->min[k] && a->max[k] == b->max[k];
-    }
-    return same;
-}
-
 /* The pairs of w, sorted, as keys; returns their count. */
 static uint32_t keys_of(mbp_world *w, uint32_t *out, uint32_t cap)
 {
@@ -131,9 +122,8 @@ TEST(shift_origin_keeps_every_pair_without_an_event_and_the_backend_then_agrees_
 
         CHECK_ST(mbp_shift_origin(&test_w, d), MBP_OK);
         for (uint32_t i = 1; i < NB; i++) {
-            mbp_aabb now, want = minus(&g_box[i], d);
-            CHECK_ST(mbp_get_box(&test_w, g_h[i], &now), MBP_OK);
-            CHECK(same_box(&now, &want));
+            mbp_aabb want = minus(&g_box[i], d);
+            CHECK(body_box_is(&test_w, g_h[i], &want));
         }
         CHECK_ST(mbp_update(&test_w), MBP_OK);
         CHECK_ST(mbp_update(&test_w2), MBP_OK);
@@ -187,11 +177,8 @@ TEST(shift_origin_refuses_an_offset_that_takes_a_body_out_of_range_and_changes_n
     CHECK_ST(mbp_shift_origin(&test_w, d), MBP_E_RANGE);
     d[0] = MBP_RANGE / 4 * 3; /* near would pass -MBP_RANGE */
     CHECK_ST(mbp_shift_origin(&test_w, d), MBP_E_RANGE);
-    mbp_aabb now;
-    CHECK_ST(mbp_get_box(&test_w, a, &now), MBP_OK);
-    CHECK(same_box(&now, &far));
-    CHECK_ST(mbp_get_box(&test_w, b, &now), MBP_OK);
-    CHECK(same_box(&now, &near));
+    CHECK(body_box_is(&test_w, a, &far));
+    CHECK(body_box_is(&test_w, b, &near));
 #if MBP_SCALAR == MBP_FIXED
     d[0] = MBP_RANGE + 1; /* beyond the offsets allowed, on both sides */
     CHECK_ST(mbp_shift_origin(&test_w, d), MBP_E_RANGE);
@@ -413,9 +400,7 @@ TEST(shift_origin_that_the_hash_cannot_hold_returns_noroom_and_changes_nothing)
         d[k] = mbp_from_int(k < 2 ? 1 : 0);
     }
     CHECK_ST(mbp_shift_origin(&test_w, d), MBP_E_NOROOM);
-    mbp_aabb now;
-    CHECK_ST(mbp_get_box(&test_w, h, &now), MBP_OK);
-    CHECK(same_box(&now, &b));
+    CHECK(body_box_is(&test_w, h, &b));
     CHECK_ST(mbp_update(&test_w), MBP_OK);
     CHECK_EQ(test_w.stats.pairs, pairs);
     CHECK_EQ(test_w.stats.begun + test_w.stats.ended, 0);
@@ -502,9 +487,8 @@ TEST(shift_origin_moves_every_shape_kind_and_fast_bodies_and_keeps_their_pairs)
         }
         CHECK_ST(mbp_shift_origin(&test_w, d), MBP_OK);
         for (uint32_t i = 0; i < n; i++) {
-            mbp_aabb now, want = minus(&g_box[i], d);
-            CHECK_ST(mbp_get_box(&test_w, g_h[i], &now), MBP_OK);
-            CHECK(same_box(&now, &want));
+            mbp_aabb want = minus(&g_box[i], d);
+            CHECK(body_box_is(&test_w, g_h[i], &want));
         }
         CHECK_ST(mbp_update(&test_w), MBP_OK);
         CHECK_EQ(test_w.stats.pairs, pairs);
@@ -515,9 +499,7 @@ TEST(shift_origin_moves_every_shape_kind_and_fast_bodies_and_keeps_their_pairs)
         }
         CHECK_ST(mbp_shift_origin(&test_w, d), MBP_OK);
         for (uint32_t i = 0; i < n; i++) {
-            mbp_aabb now;
-            CHECK_ST(mbp_get_box(&test_w, g_h[i], &now), MBP_OK);
-            CHECK(same_box(&now, &g_box[i]));
+            CHECK(body_box_is(&test_w, g_h[i], &g_box[i]));
         }
     }
 }
@@ -557,11 +539,8 @@ TEST(shift_origin_refuses_a_kdop_whose_diagonal_slab_it_would_push_past_twice_th
         CHECK_ST(mbp_update(&test_w), MBP_OK);
         CHECK_EQ(mbp_pair_count(&test_w), 1);
         CHECK_ST(mbp_shift_origin(&test_w, d), MBP_E_RANGE);
-        mbp_aabb now;
-        CHECK_ST(mbp_get_box(&test_w, hk, &now), MBP_OK);
-        CHECK(same_box(&now, &kb));
-        CHECK_ST(mbp_get_box(&test_w, hb, &now), MBP_OK);
-        CHECK(same_box(&now, &b));
+        CHECK(body_box_is(&test_w, hk, &kb));
+        CHECK(body_box_is(&test_w, hb, &b));
         CHECK_ST(mbp_update(&test_w), MBP_OK);
         CHECK_EQ(mbp_pair_count(&test_w), 1);
         CHECK_EQ(test_w.stats.begun + test_w.stats.ended, 0);

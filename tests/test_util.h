@@ -35,4 +35,18 @@ static inline void pt(mbp_scalar p[MBP_DIM], int32_t x, int32_t y)
     }
 }
 
+/* True when body h of w is live and its box is exactly b. */
+static inline bool body_box_is(const mbp_world *w, mbp_body h, const mbp_aabb *b)
+{
+    mbp_aabb got;
+    if (mbp_get_box(w, h, &got) != MBP_OK) {
+        return false;
+    }
+    bool same = true;
+    for (int k = 0; k < MBP_DIM; k++) {
+        same = same && got.min[k] == b->min[k] && got.max[k] == b->max[k];
+    }
+    return same;
+}
+
 #endif

@@ -14,8 +14,6 @@
 
 /* Sentinels below and above every value, and a placeholder for the endpoints of new bodies:
  * above every coordinate, below the upper sentinel. */
-/* Sentinels below and above every value, and a placeholder for the endpoints of new bodies:
- * above every coordinate, below the upper sentinel. */
 #if MBP_SAP_QUANTIZED
 #define V_LEFT ((mbp_sap_val)0u)
 #define V_NEW ((mbp_sap_val)65534u)

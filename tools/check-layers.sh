@@ -47,7 +47,7 @@ check_backend cells "$(layered mbp_grid.h MBP__CELLS_LAYERED)" mbp_cells.c mbp_c
     mbp_cells_core.h mbp_cells_update.c mbp_grid.c mbp_grid.h mbp_hash.c mbp_hgrid.c mbp_hgrid.h
 check_backend tree "$(layered mbp_tree.h MBP__TREE_LAYERED)" mbp_tree.c mbp_tree.h \
     mbp_tree_nodes.c mbp_tree_nodes.h mbp_tree_update.c
-check_backend quadtree 1 mbp_quadtree.c mbp_quadtree.h
+check_backend quadtree 1 mbp_quadtree.c mbp_quadtree.h mbp_quadtree_frame.c mbp_quadtree_walk.h
 for f in mbp_bp.h mbp_pairs.c mbp_sort.c; do # the layer under the backends
     if grep -nE '#include "mbp_internal.h"|mbp_world[[:space:]]*\*|struct mbp_world' "lib/$f"; then
         bad "lib/$f is under the backends but reaches the world"

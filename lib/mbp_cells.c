@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* mbp_cells.c: the cell engine behind the grid, hash and hgrid backends: the cells, the entry
- * lists, the move hooks and the query (the update: mbp_cells_update.c; what the two share:
- * mbp_cells_core.h).
+ * lists, the move hooks, the query and the full frames' enumeration of the candidates (the
+ * update: mbp_cells_update.c; what the two share: mbp_cells_core.h).
  *
  * Cells. A coordinate x maps to a cell coordinate, about floor((x - origin) / cell_size), clamped
  * to the grid (grid) or to +-32767 cells (hash, hgrid), biased to an unsigned 16-bit value. Fixed
@@ -43,6 +43,12 @@
  *   query       O(cells of the query's range per level + entries there + L), or O(n) per level
  *               when that range has more cells than there are bodies.
  * Queries use the rule against the query's range, so a body is visited once without marks.
+ *
+ * Enumeration (full frames, mbp_cells_update.c), once per pair without marks: each body walks the
+ * entries after its own in each of its cells, and reports only from the minimum corner of the
+ * two ranges' intersection; it also looks up the (at most 2^MBP_DIM) cells its range covers at
+ * each coarser non-empty level (hgrid), with the same rule on that level's ranges; each large
+ * body checks every body.
  */
 #include "mbp_cells_core.h"
 
@@ -211,6 +217,96 @@ void mbp__cells_release(mbp_grid_state *s, uint16_t i)
     }
     s->first[i] = NONE;
     s->level_count[level]--;
+}
+
+/* ---- full enumeration ---- */
+
+MBP__HOT bool overlap(const mbp_aabb *a, const mbp_aabb *b)
+{
+    for (int k = 0; k < MBP_DIM; k++) {
+        if (a->max[k] < b->min[k] || b->max[k] < a->min[k]) {
+            return false;
+        }
+    }
+    return true;
+}
+
+MBP__HOT void act(const mbp__bodies *v, mbp__sink *out, int how, uint16_t i, uint16_t j,
+                  uint32_t *tests)
+{
+    if (how == E_ALL) {
+        (*tests)++;
+        mbp__sink_begin(out, i, j);
+    } else if (how == E_OVERLAP) {
+        (*tests)++;
+        if (overlap(&v->box[i], &v->box[j])) {
+            mbp__sink_begin(out, i, j);
+        }
+    }
+}
+
+/* Every candidate pair once (see the top); returns their number. */
+uint32_t mbp__cells_enumerate(const mbp__bodies *v, mbp__sink *out, const mbp_grid_state *s,
+                              int how, uint32_t *tests)
+{
+    uint32_t count = 0u;
+    bool hashed = s->mode != MBP__CELLS_GRID;
+    for (uint16_t i = 0; i < v->high; i++) {
+        uint32_t level = s->level[i];
+        if (level == OUT || (s->bflag[i] & F_LARGE) != 0u) {
+            continue;
+        }
+        MBP__ASSERT(mbp__in(v, i));
+        for (uint16_t e = s->first[i]; e != NONE; e = s->bnext[e]) {
+            const uint16_t *c = s->ecell[e];
+            /* Entries before e in this list meet i from their own walk. */
+            for (uint16_t f = s->cnext[e]; f != NONE; f = s->cnext[f]) {
+                uint16_t j = s->ebody[f];
+                if ((hashed && (s->level[j] != level || !same_cell(s->ecell[f], c))) ||
+                    !reports(c, s->lo[i], s->lo[j])) {
+                    continue;
+                }
+                count++;
+                act(v, out, how, i, j, tests);
+            }
+        }
+        for (uint32_t m = level + 1u; m < s->levels; m++) {
+            if (s->level_count[m] == 0u) {
+                continue;
+            }
+            region a;
+            uint16_t c[MBP_DIM];
+            for (int k = 0; k < MBP_DIM; k++) {
+                a.lo[k] = (uint16_t)(s->lo[i][k] >> (m - level));
+                a.hi[k] = (uint16_t)(s->hi[i][k] >> (m - level));
+                c[k] = a.lo[k];
+            }
+            do {
+                for (uint16_t f = s->head[mbp__cells_bucket(s, m, c)]; f != NONE; f = s->cnext[f]) {
+                    uint16_t j = s->ebody[f];
+                    if (s->level[j] != m || !same_cell(s->ecell[f], c) ||
+                        !reports(c, a.lo, s->lo[j])) {
+                        continue;
+                    }
+                    count++;
+                    act(v, out, how, i, j, tests);
+                }
+            } while (next_cell(c, a.lo, a.hi));
+        }
+    }
+    for (uint16_t l = s->large_head; l != NONE; l = s->first[l]) {
+        span sl;
+        mbp__cells_span_get(s, l, &sl);
+        for (uint16_t j = 0; j < v->high; j++) {
+            if (j == l || s->level[j] == OUT || ((s->bflag[j] & F_LARGE) != 0u && j < l) ||
+                !mbp__cells_cand(s, &sl, j)) {
+                continue;
+            }
+            count++;
+            act(v, out, how, l, j, tests);
+        }
+    }
+    return count;
 }
 
 /* ---- hooks ---- */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* mbp_cells_core.h: what the cell engine's two files share (mbp_cells.c: the cells, the entry
- * lists, the move hooks and the query; mbp_cells_update.c: the update). Not for users, not
- * for the backends: only these two include it.
+ * lists, the move hooks, the query and the full enumeration; mbp_cells_update.c: the update).
+ * Not for users, not for the backends: only these two include it.
  */
 #ifndef MBP_CELLS_CORE_H
 #define MBP_CELLS_CORE_H
@@ -133,6 +133,23 @@ uint32_t mbp__cells_region_cells(const region *r);
 void mbp__cells_unlink_entry(mbp_grid_state *s, uint16_t e, uint32_t level);
 /* Takes body i out of the structure: its entries back to the pool, or out of the large list. */
 void mbp__cells_release(mbp_grid_state *s, uint16_t i);
+
+/* The update (mbp_cells_update.c). */
+
+/* Body i's committed place (level OUT when it is not in the structure). */
+void mbp__cells_span_get(const mbp_grid_state *s, uint16_t i, span *out);
+/* The candidate rule between place a and body j: ranges overlap at the coarser level. */
+bool mbp__cells_cand(const mbp_grid_state *s, const span *a, uint16_t j);
+
+/* The full enumeration (mbp_cells.c). */
+
+/* What it does with each candidate pair: count it only, report it, or report it when the boxes
+ * overlap (counting it either way). */
+enum { E_COUNT, E_ALL, E_OVERLAP };
+/* Every candidate pair once (mbp_cells.c's top comment), as 'how' says; returns their
+ * number, and adds the pairs reported or box-tested to *tests. */
+uint32_t mbp__cells_enumerate(const mbp__bodies *v, mbp__sink *out, const mbp_grid_state *s,
+                              int how, uint32_t *tests);
 
 #endif /* MBP_WITH_GRID || MBP_WITH_HASH || MBP_WITH_HGRID */
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* mbp_cells_update.c: the cell engine's update (mbp_cells.c explains the cells, the levels and
- * the storage): the incremental steps that link the pending changes, the full enumeration and
- * the choice between them.
+ * the storage): the incremental steps that link the pending changes, and the choice between
+ * incremental and full frames (the full frames' enumeration of the candidates: mbp_cells.c).
  *
  * Incremental frames. The pair set keeps the candidates between frames, and
  * the structure keeps each body's cells as of the last update. Add and move only compute the
@@ -48,10 +48,6 @@
  * starts in full frames (its first update links every body and counts the candidates). The
  * estimates are rough (within about 10% of the better mode on the bench scenes); exactness does
  * not depend on the mode.
- * Enumeration, once per pair without marks: each body walks the entries after its own in each
- * of its cells, and reports only from the minimum corner of the two ranges' intersection; it
- * also looks up the (at most 2^MBP_DIM) cells its range covers at each coarser non-empty level
- * (hgrid), with the same rule on that level's ranges; each large body checks every body.
  */
 #include "mbp_cells_core.h"
 
@@ -90,7 +86,7 @@ typedef struct {
 /* ---- cells ---- */
 
 /* Body i's committed place (level OUT when it is not in the structure). */
-static void span_get(const mbp_grid_state *s, uint16_t i, span *out)
+void mbp__cells_span_get(const mbp_grid_state *s, uint16_t i, span *out)
 {
     for (int k = 0; k < MBP_DIM; k++) {
         out->r.lo[k] = s->lo[i][k];
@@ -128,23 +124,13 @@ MBP__HOT bool inside(const uint16_t c[MBP_DIM], const region *r)
 }
 
 /* The candidate rule between place a and body j: ranges overlap at the coarser level. */
-static bool cand(const mbp_grid_state *s, const span *a, uint16_t j)
+bool mbp__cells_cand(const mbp_grid_state *s, const span *a, uint16_t j)
 {
     uint32_t la = a->level, lj = s->level[j];
     uint32_t da = lj > la ? lj - la : 0u, dj = la > lj ? la - lj : 0u;
     for (int k = 0; k < MBP_DIM; k++) {
         if ((uint32_t)(a->r.lo[k] >> da) > (uint32_t)(s->hi[j][k] >> dj) ||
             (uint32_t)(s->lo[j][k] >> dj) > (uint32_t)(a->r.hi[k] >> da)) {
-            return false;
-        }
-    }
-    return true;
-}
-
-MBP__HOT bool overlap(const mbp_aabb *a, const mbp_aabb *b)
-{
-    for (int k = 0; k < MBP_DIM; k++) {
-        if (a->max[k] < b->min[k] || b->max[k] < a->min[k]) {
             return false;
         }
     }
@@ -334,7 +320,7 @@ static bool apply(const mbp__bodies *v, mbp__sink *out, mbp_grid_state *s, uint1
 {
     bool abandon = false;
     span c;
-    span_get(s, i, &c);
+    mbp__cells_span_get(s, i, &c);
     bool had = c.level != OUT;
     bool cells = had && !c.large && !t->large && c.level == t->level; /* entries, both */
     if (had && c.level == t->level && c.large == t->large && same_cell(c.r.lo, t->r.lo) &&
@@ -380,8 +366,8 @@ static bool apply(const mbp__bodies *v, mbp__sink *out, mbp_grid_state *s, uint1
                 continue;
             }
             st.tests++;
-            bool was = had && cand(s, &c, l);
-            bool now = cand(s, t, l);
+            bool was = had && mbp__cells_cand(s, &c, l);
+            bool now = mbp__cells_cand(s, t, l);
             if (was != now) {
                 flip(&st, l, now);
             }
@@ -435,88 +421,6 @@ static bool run_pending(const mbp__bodies *v, mbp__sink *out, mbp_grid_state *s,
     s->pend_count = 0u;
     MBP__ASSERT(s->spare == (int32_t)s->free_count);
     return abandon;
-}
-
-/* ---- full enumeration ---- */
-
-enum { E_COUNT, E_ALL, E_OVERLAP };
-
-MBP__HOT void act(const mbp__bodies *v, mbp__sink *out, int how, uint16_t i, uint16_t j,
-                  uint32_t *tests)
-{
-    if (how == E_ALL) {
-        (*tests)++;
-        mbp__sink_begin(out, i, j);
-    } else if (how == E_OVERLAP) {
-        (*tests)++;
-        if (overlap(&v->box[i], &v->box[j])) {
-            mbp__sink_begin(out, i, j);
-        }
-    }
-}
-
-/* Every candidate pair once (see the top); returns their number. */
-static uint32_t enumerate(const mbp__bodies *v, mbp__sink *out, const mbp_grid_state *s, int how,
-                          uint32_t *tests)
-{
-    uint32_t count = 0u;
-    bool hashed = s->mode != MBP__CELLS_GRID;
-    for (uint16_t i = 0; i < v->high; i++) {
-        uint32_t level = s->level[i];
-        if (level == OUT || (s->bflag[i] & F_LARGE) != 0u) {
-            continue;
-        }
-        MBP__ASSERT(mbp__in(v, i));
-        for (uint16_t e = s->first[i]; e != NONE; e = s->bnext[e]) {
-            const uint16_t *c = s->ecell[e];
-            /* Entries before e in this list meet i from their own walk. */
-            for (uint16_t f = s->cnext[e]; f != NONE; f = s->cnext[f]) {
-                uint16_t j = s->ebody[f];
-                if ((hashed && (s->level[j] != level || !same_cell(s->ecell[f], c))) ||
-                    !reports(c, s->lo[i], s->lo[j])) {
-                    continue;
-                }
-                count++;
-                act(v, out, how, i, j, tests);
-            }
-        }
-        for (uint32_t m = level + 1u; m < s->levels; m++) {
-            if (s->level_count[m] == 0u) {
-                continue;
-            }
-            region a;
-            uint16_t c[MBP_DIM];
-            for (int k = 0; k < MBP_DIM; k++) {
-                a.lo[k] = (uint16_t)(s->lo[i][k] >> (m - level));
-                a.hi[k] = (uint16_t)(s->hi[i][k] >> (m - level));
-                c[k] = a.lo[k];
-            }
-            do {
-                for (uint16_t f = s->head[mbp__cells_bucket(s, m, c)]; f != NONE; f = s->cnext[f]) {
-                    uint16_t j = s->ebody[f];
-                    if (s->level[j] != m || !same_cell(s->ecell[f], c) ||
-                        !reports(c, a.lo, s->lo[j])) {
-                        continue;
-                    }
-                    count++;
-                    act(v, out, how, i, j, tests);
-                }
-            } while (next_cell(c, a.lo, a.hi));
-        }
-    }
-    for (uint16_t l = s->large_head; l != NONE; l = s->first[l]) {
-        span sl;
-        span_get(s, l, &sl);
-        for (uint16_t j = 0; j < v->high; j++) {
-            if (j == l || s->level[j] == OUT || ((s->bflag[j] & F_LARGE) != 0u && j < l) ||
-                !cand(s, &sl, j)) {
-                continue;
-            }
-            count++;
-            act(v, out, how, l, j, tests);
-        }
-    }
-    return count;
 }
 
 /* ---- hooks ---- */
@@ -579,10 +483,10 @@ mbp_status mbp__cells_update(mbp_grid_state *s, const mbp__bodies *v, mbp__sink 
         estimate(v, out, s, s->cands, changes, &incr, &full);
         if (s->pin == PIN_INCR || (s->dwell >= DWELL && incr < full)) {
             uint32_t none = 0u;
-            uint32_t c = enumerate(v, out, s, E_COUNT, &none);
+            uint32_t c = mbp__cells_enumerate(v, out, s, E_COUNT, &none);
             if (c <= LOW_WATER && out->ps->count + c <= (uint32_t)MBP_MAX_PAIRS) {
                 mbp__sink_full_frame(out, true); /* back to incremental frames: keep them all */
-                (void)enumerate(v, out, s, E_ALL, &tests);
+                (void)mbp__cells_enumerate(v, out, s, E_ALL, &tests);
                 s->incr = 1u;
                 s->dwell = 0u;
             }
@@ -590,7 +494,7 @@ mbp_status mbp__cells_update(mbp_grid_state *s, const mbp__bodies *v, mbp__sink 
     }
     if (!s->incr) {
         mbp__sink_full_frame(out, false);
-        s->cands = enumerate(v, out, s, E_OVERLAP, &tests);
+        s->cands = mbp__cells_enumerate(v, out, s, E_OVERLAP, &tests);
     }
     out->tests = tests;
     return MBP_OK;

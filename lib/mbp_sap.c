@@ -26,8 +26,11 @@
  * compare) is not sorted but taken out and put back by block moves (mbp_sap_jump.c, which says
  * how). When few bodies moved, a jumper jumps in its turn; when many did, the jumpers (up to
  * MBP_SAP_JUMPS) keep their old values during the sort passes and jump after them, when every
- * axis is sorted; more than that are sorted like the others. New bodies jump too (their
- * placeholders lie above every value).
+ * axis is sorted; more than that are sorted like the others. When one by one they would shift
+ * more than twice the endpoints of axis 0 (teleports across the world), they jump together
+ * instead: their pairs end, each axis drops and merges back their endpoints so that every other
+ * endpoint moves once at most, their new pairs begin (mbp_sap_jump.c). New bodies jump too
+ * (their placeholders lie above every value).
  * Cost per update: O(m + s) for m moved bodies and s swaps in the first way, O(n + s) in the
  * second (chosen only when m >= n/16, so also O(m + s)); coherent motion makes s about the number
  * of endpoints passed, usually a few per moved body. Swaps that cross no pair on the other axes
@@ -46,7 +49,8 @@
  * pairs set keeps the few candidates reported before the switch until the frame ends.
  * Per operation: moving one body by d endpoint places costs O(d) swaps (d < MBP_SAP_JUMP unless
  * it moved less than its extent); a jump, O(log n) plus the endpoints between its old and new
- * places (a few instructions each, no call), plus O(1) per pair begun or ended.
+ * places (a few instructions each, no call), plus O(1) per pair begun or ended; j jumpers
+ * together, O(j log j + n) per axis, each endpoint moved once at most.
  * Queries: a binary search on axis 0 for min >= query min - (largest extent), then a scan to the
  * query max, checking the other axes on stored values: O(log n + bodies in that window).
  *
@@ -74,13 +78,6 @@ void mbp__sap_default_world(mbp_aabb *box)
     }
 }
 #endif
-
-/* Endpoint e's value on axis k, read from its body's box (quantized when so built). */
-static mbp_sap_val ep_value(const mbp__bodies *v, const mbp_sap_state *s, int k, uint32_t e)
-{
-    const mbp_aabb *b = &v->box[e >> 1];
-    return (e & 1u) ? HI(s, k, b->max[k]) : LO(s, k, b->min[k]);
-}
 
 /* ---- removes and the rebuild ---- */
 
@@ -110,7 +107,7 @@ static void compact(const mbp__bodies *v, mbp_sap_state *s)
 
 static bool ep_less(const mbp_sap_val *v, const mbp_sap_idx *id, uint32_t i, uint32_t j)
 {
-    return v[i] < v[j] || (v[i] == v[j] && (id[i] & 1u) < (id[j] & 1u));
+    return mbp__sap_before(v[i], id[i], v[j], id[j]);
 }
 
 static void ep_swap(mbp_sap_val *v, mbp_sap_idx *id, uint32_t i, uint32_t j)
@@ -168,7 +165,7 @@ static void rebuild(mbp__sap_run *r)
         mbp_sap_val *val = s->val[k];
         mbp_sap_idx *id = s->id[k];
         for (uint32_t p = 1u; p <= n; p++) {
-            val[p] = ep_value(r->v, s, k, id[p]);
+            val[p] = mbp__sap_value(r->v, s, k, id[p]);
         }
         ep_heap_sort(&val[1], &id[1], n);
         for (uint32_t p = 1u; p <= n; p++) {
@@ -257,6 +254,7 @@ mbp_status mbp__sap_init(mbp_sap_state *s, const mbp_params *params)
     s->jumps_last = 0u;
     s->rebuilds = 0u;
     s->batch_last = 0u;
+    s->merged_last = 0u;
     s->incomplete = 0u;
     for (int k = 0; k < MBP_DIM; k++) {
         s->val[k][0] = V_LEFT;
@@ -304,6 +302,7 @@ mbp_status mbp__sap_update(mbp_sap_state *s, const mbp__bodies *v, mbp__sink *ou
      * remembered), the update rebuilds: the rebuild counts the lost pairs exactly. */
     bool full = s->incomplete != 0u || mbp__sink_overflowed(out);
     s->batch_last = 0u;
+    s->merged_last = 0u;
     if (!full) {
         /* sap_budget swaps a body, times log2(bodies) / 10 from 1024 bodies on: a rebuild costs
          * O(n log n). At most 65535 * 65536 * 16 / 10, kept below 2^32. */

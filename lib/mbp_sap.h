@@ -4,7 +4,8 @@
  *
  * RAM per body and axis: two endpoint values (4 bytes each, 2 with MBP_SAP_QUANTIZED), two
  * endpoint ids and two positions (2 bytes each): 16 bytes (12 quantized), so 32 bytes in 2D and
- * 48 in 3D (24 and 36 quantized), plus two sentinels per axis and a few words.
+ * 48 in 3D (24 and 36 quantized), plus two sentinels per axis, a few words and the held-back
+ * jumpers' room: 4 endpoint indices per MBP_SAP_JUMPS (about half a byte per body).
  */
 #ifndef MBP_SAP_H
 #define MBP_SAP_H
@@ -45,7 +46,9 @@ typedef struct mbp_sap_state {
     uint32_t jumps_last; /* bodies the last update moved by block moves (jumps) */
     uint8_t batch_last;  /* the last update sorted in one pass per axis (many bodies moved) */
     uint8_t incomplete;  /* the last update lost candidates (pair set full): the next rebuilds */
-    uint16_t jump[MBP_SAP_JUMPS]; /* the jumpers held back during a sort pass */
+    uint8_t merged_last; /* the last update's held jumpers jumped together (mbp__sap_jump_all) */
+    /* The held-back jumpers' endpoint ids, then (scratch) their old places on one axis. */
+    mbp_sap_idx jump[4 * MBP_SAP_JUMPS];
 #if MBP_SAP_QUANTIZED
     mbp_scalar wmin[MBP_DIM]; /* sap_world.min */
 #if MBP_SCALAR == MBP_FIXED

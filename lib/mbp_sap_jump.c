@@ -14,6 +14,16 @@
  * between any two swaps. A jump costs O(log n + shifted + window); it counts as one swap per 32
  * endpoints shifted, plus one, against the budget (a shift is a few instructions; at 1024 bodies
  * a rebuild costs about as much as 300 jumps).
+ *
+ * Jumping together (mbp__sap_jump_all): the jumpers an update held back (many bodies moved) jump
+ * at once when one by one they would shift more than twice the endpoints of axis 0. Their
+ * candidates end; per axis, their old places and their endpoints (by new value) are heap sorted,
+ * each new place found by binary search among the others, and the other endpoints, cut by those
+ * places into runs that each move by one fixed shift, move once (runs going down lowest first,
+ * runs going up highest first, so none lands on one not yet moved); then their new candidates
+ * begin. O(j log j + n) per axis for j jumpers; counted as one swap per 32 endpoints moved, plus
+ * one per jumper. Room: s->jump holds both endpoint ids of each held jumper, then their old
+ * places on one axis.
  */
 #include "mbp_sap_run.h"
 
@@ -185,6 +195,186 @@ void mbp__sap_jump(mbp__sap_run *r, uint32_t i, const mbp_sap_val *lo, const mbp
     jump_pairs(r, i, true);
     r->swaps += moved / 32u + 1u;
     r->jumps++;
+}
+
+/* ---- jumps together ---- */
+
+/* True when entry i of list a sorts before entry j: endpoint ids by their new values on axis k
+ * (a min before a max on ties), or plain numbers (positions) when k < 0. */
+static bool list_before(const mbp__sap_run *r, int k, const mbp_sap_idx *a, uint32_t i,
+                        uint32_t j)
+{
+    if (k < 0) {
+        return a[i] < a[j];
+    }
+    return mbp__sap_before(mbp__sap_value(r->v, r->s, k, a[i]), a[i],
+                           mbp__sap_value(r->v, r->s, k, a[j]), a[j]);
+}
+
+/* Heap sort of the m entries of list a by list_before(): in place, no recursion. */
+static void sort_list(const mbp__sap_run *r, int k, mbp_sap_idx *a, uint32_t m)
+{
+    for (uint32_t end = m, i = m / 2u; end > 1u;) {
+        uint32_t root;
+        if (i > 0u) {
+            root = --i; /* building the heap */
+        } else {
+            end--; /* the largest to the end */
+            mbp_sap_idx t = a[0];
+            a[0] = a[end];
+            a[end] = t;
+            root = 0u;
+        }
+        uint32_t c = 2u * root + 1u;
+        while (c < end) {
+            if (c + 1u < end && list_before(r, k, a, c, c + 1u)) {
+                c++;
+            }
+            if (!list_before(r, k, a, root, c)) {
+                break;
+            }
+            mbp_sap_idx t = a[root];
+            a[root] = a[c];
+            a[c] = t;
+            root = c;
+            c = 2u * root + 1u;
+        }
+    }
+}
+
+/* Axis k: the m endpoints listed in s->jump (the held jumpers', at their old places) leave and
+ * come back at their new values (read from the boxes), in one move of each other endpoint at
+ * most. Their old places (sorted) and their new ones (binary search among the others, in the
+ * order of their new values) cut the others into runs that keep their order and move by one
+ * shift each: runs that move down are moved lowest first, then runs that move up highest first,
+ * so that no run lands on one not yet moved; runs whose shift is zero stay. The jumpers'
+ * positions then hold their new places, where their values and ids are written. Returns the
+ * endpoints moved. */
+static uint32_t merge_axis(mbp__sap_run *r, int k, uint32_t m)
+{
+    mbp_sap_state *s = r->s;
+    mbp_sap_idx *pos = s->pos[k];
+    mbp_sap_idx *ids = s->jump;                          /* sorted by new value */
+    mbp_sap_idx *old = &s->jump[(size_t)2 * MBP_SAP_JUMPS]; /* their old places, sorted */
+    uint32_t n = s->n, moved = 0u;
+    for (uint32_t j = 0u; j < m; j++) {
+        old[j] = pos[ids[j]];
+    }
+    sort_list(r, -1, old, m);
+    sort_list(r, k, ids, m);
+    for (uint32_t t = 0u, i = 0u; t < m; t++) { /* new places: monotone, so i only grows */
+        mbp_sap_idx e = ids[t];
+        uint32_t p = mbp__sap_find(s, k, mbp__sap_value(r->v, s, k, e), (e & 1u) != 0u);
+        while (i < m && old[i] < p) {
+            i++;
+        }
+        pos[e] = (mbp_sap_idx)(p - 1u - i + t + 1u); /* the others before it, the new ones */
+    }
+    /* Runs moving down, lowest first: po, pn are the next other's old and new places. */
+    for (uint32_t i = 0u, t = 0u, po = 1u, pn = 1u;;) {
+        while (i < m && old[i] == po) {
+            po++;
+            i++;
+        }
+        while (t < m && pos[ids[t]] == pn) {
+            pn++;
+            t++;
+        }
+        if (po > n) {
+            break;
+        }
+        uint32_t lo = (i < m ? old[i] : n + 1u) - po, ln = (t < m ? pos[ids[t]] : n + 1u) - pn;
+        uint32_t len = lo < ln ? lo : ln;
+        if (pn < po) {
+            slide(s, k, po, pn, len);
+            moved += len;
+        }
+        po += len;
+        pn += len;
+    }
+    /* Runs moving up, highest first: i, t count the old and new places not yet passed. */
+    for (uint32_t i = m, t = m, po = n, pn = n;;) {
+        while (i > 0u && old[i - 1u] == po) {
+            po--;
+            i--;
+        }
+        while (t > 0u && pos[ids[t - 1u]] == pn) {
+            pn--;
+            t--;
+        }
+        if (po == 0u) {
+            break;
+        }
+        uint32_t lo = po - (i > 0u ? old[i - 1u] : 0u), ln = pn - (t > 0u ? pos[ids[t - 1u]] : 0u);
+        uint32_t len = lo < ln ? lo : ln;
+        if (pn > po) {
+            slide(s, k, po + 1u - len, pn + 1u - len, len);
+            moved += len;
+        }
+        po -= len;
+        pn -= len;
+    }
+    for (uint32_t t = 0u; t < m; t++) {
+        mbp_sap_idx e = ids[t];
+        s->val[k][pos[e]] = mbp__sap_value(r->v, s, k, e);
+        s->id[k][pos[e]] = e;
+    }
+    return moved;
+}
+
+/* True when the held jumpers (s->jump, axis 0 sorted) are worth jumping together: when one by
+ * one they would shift, on axis 0, more than twice the endpoints there are (each about those
+ * between its min's old place and its new one, found by binary search), so that most
+ * endpoints would move several times; together each moves once at most. Teleports across the
+ * world pass that from a few jumpers on; many bodies jumping just past MBP_SAP_JUMP endpoints do
+ * not (then the sorts of the merge would cost more than the shifts they save). */
+bool mbp__sap_merge_pays(const mbp__sap_run *r, uint32_t held)
+{
+    const mbp_sap_state *s = r->s;
+    uint32_t apart = 0u;
+    for (uint32_t j = 0u; j < 2u * held && apart <= 2u * s->n; j += 2u) {
+        uint32_t a = s->pos[0][s->jump[j]];
+        uint32_t c = mbp__sap_find(s, 0, mbp__sap_value(r->v, s, 0, s->jump[j]), false);
+        apart += a < c ? c - a : a - c;
+    }
+    return apart > 2u * s->n;
+}
+
+/* The held jumpers jump together. With every axis sorted and the jumpers still at their old
+ * places (the invariant holds), their candidates end (a pair of two jumpers is ended twice: the
+ * second is a no-op); then no candidate has a jumper, and the merge keeps the others' order, so
+ * the invariant holds for every pair left; then
+ * their new candidates begin (two jumpers' pair begins twice, the second a no-op), once s->ext
+ * covers their new extents. The work counts as one swap per 32
+ * endpoints moved, plus one a jumper. */
+void mbp__sap_jump_all(mbp__sap_run *r, uint32_t held)
+{
+    mbp_sap_state *s = r->s;
+    const mbp_sap_idx *jump = s->jump;
+    uint32_t m = 2u * held, moved = 0u;
+    for (uint32_t j = 0u; j < m; j++) {
+        if ((jump[j] & 1u) == 0u) {
+            jump_pairs(r, jump[j] >> 1, false);
+        }
+    }
+    for (int k = 0; k < MBP_DIM; k++) {
+        moved += merge_axis(r, k, m);
+    }
+    for (uint32_t j = 0u; j < m; j++) { /* s->ext covers the new extents before any query */
+        if ((jump[j] & 1u) == 0u) {
+            uint32_t e = jump[j];
+            mbp_sap_val d = (mbp_sap_val)(s->val[0][s->pos[0][e + 1u]] - s->val[0][s->pos[0][e]]);
+            s->ext = d > s->ext ? d : s->ext;
+        }
+    }
+    for (uint32_t j = 0u; j < m; j++) {
+        if ((jump[j] & 1u) == 0u) {
+            jump_pairs(r, jump[j] >> 1, true);
+        }
+    }
+    r->swaps += moved / 32u + held;
+    r->jumps += held;
+    s->merged_last = 1u;
 }
 
 #endif /* MBP_WITH_SAP */

@@ -58,6 +58,21 @@ static inline mbp_sap_val quantize(const mbp_sap_state *s, int k, mbp_scalar v, 
 #define HI(s, k, v) ((void)(s), (void)(k), (v))
 #endif
 
+/* True when endpoint (v, e) sorts before endpoint (w, f): by value, a min before a max on ties
+ * (so that touching boxes overlap). */
+MBP__HOT bool mbp__sap_before(mbp_sap_val v, uint32_t e, mbp_sap_val w, uint32_t f)
+{
+    return v < w || (v == w && (e & 1u) < (f & 1u));
+}
+
+/* Endpoint e's value on axis k, read from its body's box (quantized when so built). */
+MBP__HOT mbp_sap_val mbp__sap_value(const mbp__bodies *v, const mbp_sap_state *s, int k,
+                                    uint32_t e)
+{
+    const mbp_aabb *b = &v->box[e >> 1];
+    return (e & 1u) ? HI(s, k, b->max[k]) : LO(s, k, b->min[k]);
+}
+
 /* One update of the SAP: what it reads, where it reports, and its counts. */
 typedef struct {
     const mbp__bodies *v; /* the bodies: their boxes, flags and the moved ones */
@@ -117,6 +132,12 @@ uint32_t mbp__sap_find(const mbp_sap_state *s, int k, mbp_sap_val v, bool after)
 /* Body i jumps to the values lo and hi (every axis): its pairs end, its endpoints move by block
  * moves, its new pairs begin. */
 void mbp__sap_jump(mbp__sap_run *r, uint32_t i, const mbp_sap_val *lo, const mbp_sap_val *hi);
+/* True when the held jumpers (s->jump) are worth jumping together (axis 0 sorted). */
+bool mbp__sap_merge_pays(const mbp__sap_run *r, uint32_t held);
+/* The held jumpers (s->jump: both endpoint ids of each, 2 * held in all) jump together, once
+ * every axis is sorted: their pairs end, their endpoints are dropped and merged back in one
+ * pass each per axis, their new pairs begin. */
+void mbp__sap_jump_all(mbp__sap_run *r, uint32_t held);
 
 #endif /* MBP_WITH_SAP */
 

@@ -46,13 +46,6 @@ HOT void axis_of(mbp_sap_state *s, int k, axis *x)
 #endif
 }
 
-/* True when endpoint (v, e) sorts before endpoint (w, f): by value, a min before a max on ties
- * (so that touching boxes overlap). */
-HOT bool sorts_before(mbp_sap_val v, uint32_t e, mbp_sap_val w, uint32_t f)
-{
-    return v < w || (v == w && (e & 1u) < (f & 1u));
-}
-
 /* Endpoint e, at position p of axis x, takes the value v and moves into place, down (or up when
  * up), past the endpoints that sort after (before) it; returns its new position. A min and a max
  * swapping change the overlap of their bodies on this axis: when the bodies overlap on the others
@@ -68,7 +61,7 @@ HOT uint32_t slide_to(const axis *x, mbp__sink *out, uint32_t *tests, uint32_t p
         uint32_t q = up ? p + 1u : p - 1u;
         mbp_sap_val w = x->val[q];
         uint32_t f = x->id[q];
-        if (!(up ? sorts_before(w, f, v, e) : sorts_before(v, e, w, f))) {
+        if (!(up ? mbp__sap_before(w, f, v, e) : mbp__sap_before(v, e, w, f))) {
             break;
         }
         x->val[p] = w;
@@ -252,8 +245,8 @@ static inline bool write_values(mbp_sap_state *s, const mbp_aabb *b, uint32_t i,
     return true;
 }
 
-/* Batch mode: every moved body's values written in place, except jumpers' (s->jump, up to
- * MBP_SAP_JUMPS of them). Returns the jumpers held. */
+/* Batch mode: every moved body's values written in place, except jumpers' (up to MBP_SAP_JUMPS
+ * of them: s->jump holds both endpoint ids of each). Returns the jumpers held. */
 MBP__LOOP uint32_t write_all(const mbp__bodies *v, mbp_sap_state *s)
 {
     const mbp__bodies lv = *v; /* in registers: the stores below could otherwise reload v's */
@@ -261,7 +254,9 @@ MBP__LOOP uint32_t write_all(const mbp__bodies *v, mbp_sap_state *s)
     for (uint32_t d = 0u; d < lv.moved_count; d++) {
         uint16_t i = lv.moved[d];
         if (mbp__in(&lv, i) && !write_values(s, &lv.box[i], i, held < MBP_SAP_JUMPS)) {
-            s->jump[held++] = i;
+            s->jump[2u * held] = (mbp_sap_idx)(2u * i);
+            s->jump[2u * held + 1u] = (mbp_sap_idx)(2u * i + 1u);
+            held++;
         }
     }
     return held;
@@ -369,8 +364,9 @@ bool mbp__sap_sort_moved(run *r, uint32_t budget)
 }
 
 /* Many moved: every new value written, then one pass per axis (O(n + swaps)); the jumpers
- * wait, at their old values, and jump once the axes are sorted. Returns true when the swaps
- * exceed the budget or a candidate was lost (the caller rebuilds). */
+ * wait, at their old values, and jump once the axes are sorted: together when their jumps
+ * would shift many endpoints several times (mbp__sap_merge_pays()), else one by one. Returns
+ * true when the swaps exceed the budget or a candidate was lost (the caller rebuilds). */
 bool mbp__sap_sort_all(run *r, uint32_t budget)
 {
     const mbp__bodies *v = r->v;
@@ -380,10 +376,15 @@ bool mbp__sap_sort_all(run *r, uint32_t budget)
     for (int k = 0; k < MBP_DIM && !full; k++) {
         full = !sort_axis(r, k, budget) || r->out->ps->lost != 0u;
     }
+    if (!full && held >= 2u && mbp__sap_merge_pays(r, held)) {
+        mbp__sap_jump_all(r, held);
+        return r->swaps > budget || r->out->ps->lost != 0u;
+    }
     for (uint32_t j = 0u; j < held && !full; j++) {
+        uint32_t i = s->jump[2u * j] >> 1;
         mbp_sap_val lo[MBP_DIM], hi[MBP_DIM];
-        box_values(s, &v->box[s->jump[j]], lo, hi);
-        mbp__sap_jump(r, s->jump[j], lo, hi);
+        box_values(s, &v->box[i], lo, hi);
+        mbp__sap_jump(r, i, lo, hi);
         full = r->swaps > budget || r->out->ps->lost != 0u;
     }
     return full;

@@ -262,6 +262,107 @@ TEST(bp_sap_more_jumpers_than_it_holds_back_are_sorted_and_stay_exact)
     CHECK_EQ(g_bp.ps.count, ROW_N - 1u);
 }
 
+/* n random bodies (quarter units over span: ties, touching and zero-size boxes), then frames
+ * updates in which every body steps by up to a quarter unit per axis (so one sort pass per axis)
+ * and tele of them, drawn at random, teleport anywhere (up or down, onto each other or not). Every
+ * update is checked against brute force; returns those whose pairs were wrong. *merged counts the
+ * updates whose jumpers jumped together, *rebuilt those that rebuilt. */
+static uint32_t teleport_run(uint32_t n, uint32_t frames, uint32_t tele, int32_t span,
+                             uint32_t *merged, uint32_t *rebuilt)
+{
+    uint32_t wrong = 0u;
+    *merged = 0u;
+    *rebuilt = 0u;
+    for (uint16_t i = 0; i < n; i++) {
+        mbp_aabb b = bp_box(&g_bp, span, 12);
+        CHECK_ST(bp_add(&g_bp, i, &b), MBP_OK);
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    for (uint32_t f = 0; f < frames; f++) {
+        for (uint16_t i = 0; i < n; i++) {
+            mbp_aabb b = g_bp.box[i];
+            for (int k = 0; k < MBP_DIM; k++) {
+                mbp_scalar d = mbp_from_ratio((int32_t)bp_rand(&g_bp, 3u) - 1, 4);
+                b.min[k] += d;
+                b.max[k] += d;
+            }
+            move_to(i, b);
+        }
+        for (uint32_t t = 0; t < tele; t++) {
+            move_to(bp_rand(&g_bp, n), bp_box(&g_bp, span, 12));
+        }
+        uint32_t rebuilds = g_sap.rebuilds;
+        CHECK_ST(bp_update(&g_bp), MBP_OK);
+        CHECK_EQ(g_sap.batch_last, 1);
+        wrong += bp_pairs_ok(&g_bp, SAP_EXACT) ? 0u : 1u;
+        *merged += g_sap.merged_last;
+        *rebuilt += g_sap.rebuilds - rebuilds;
+    }
+    return wrong;
+}
+
+/* A dozen teleports an update among 200 moving bodies: they are held back and jump together
+ * (one merge per axis), and every update's pairs are exactly the overlapping boxes. */
+TEST(bp_sap_many_teleports_in_one_update_jump_together_and_pair_exactly)
+{
+    uint32_t merged, rebuilt;
+    sap_start(32u, 13u);
+    CHECK_EQ(teleport_run(200u, 24u, 12u, 160, &merged, &rebuilt), 0);
+    CHECK_EQ(merged, 24);
+    CHECK_EQ(rebuilt, 0);
+}
+
+/* Twice as many teleports as an update holds back: MBP_SAP_JUMPS of them jump together, the
+ * rest are sorted in the pass (a large budget: they pass hundreds of endpoints); exact every
+ * update. */
+TEST(bp_sap_more_teleports_than_it_holds_back_jump_together_and_the_rest_sort)
+{
+    uint32_t merged, rebuilt;
+    sap_start(1024u, 14u);
+    CHECK_EQ(teleport_run(200u, 16u, 2u * MBP_SAP_JUMPS, 640, &merged, &rebuilt), 0);
+    CHECK_EQ(merged, 16);
+    CHECK_EQ(rebuilt, 0);
+    CHECK_EQ(g_sap.jumps_last, MBP_SAP_JUMPS);
+}
+
+/* Two groups of six bodies that meet each other (equal boxes; zero-size points on one spot) swap
+ * ends of the row in one update: each lands on the other's side meeting its own group again
+ * (equal boxes, points on their corner) and the bodies there (overlapping, touching). Then, with
+ * no swap left in the budget, the same jump back rebuilds after the merge. */
+TEST(bp_sap_jumpers_that_meet_each_other_before_and_after_jump_together_exactly)
+{
+    sap_start(32u, 16u);
+    row(ROW_N);
+    for (uint32_t g = 0; g < 6u; g++) {
+        move_to(g, box2(0, 0, 2, 2));
+        move_to(ROW_N - 1u - g, box2(110, 0, 110, 0));
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    uint32_t rebuilds = g_sap.rebuilds;
+    int32_t x = (int32_t)(3u * (ROW_N - 7u)); /* body ROW_N - 7's min: it stays */
+    for (uint32_t g = 0; g < 6u; g++) {
+        move_to(g, g < 3u ? box2(x + 1, 1, x + 3, 3) : box2(x + 3, 3, x + 3, 3));
+        move_to(ROW_N - 1u - g, box2(16, 0, 18, 2)); /* touches body 6, [18, 20] */
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.merged_last, 1);
+    CHECK_EQ(g_sap.jumps_last, 12);
+    CHECK_EQ(g_sap.rebuilds, rebuilds);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    /* 15 in each group, 3 with body ROW_N - 7, 6 with body 6. */
+    CHECK(!SAP_EXACT || g_bp.ps.count == 15u + 15u + 3u + 6u);
+    g_sap.budget = 0u; /* below what sap_init allows: the sort pass (no swap) fits, a jump not */
+    for (uint32_t g = 0; g < 6u; g++) {
+        move_to(g, box2(0, 0, 2, 2));
+        move_to(ROW_N - 1u - g, box2(110, 0, 110, 0));
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.merged_last, 1);
+    CHECK_EQ(g_sap.rebuilds, rebuilds + 1u);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+}
+
 /* Removed bodies' endpoints leave at the next update; the others keep their order and pairs. */
 TEST(bp_sap_removed_bodies_leave_the_axes_at_the_next_update)
 {

@@ -365,6 +365,56 @@ TEST(bp_sap_jumpers_that_meet_each_other_before_and_after_jump_together_exactly)
     CHECK_EQ(g_sap.rebuilds, rebuilds + 1u);
     CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
 }
+
+/* A pile that fits in the pair set, left of a row of 60 bodies; the row's last six teleport onto
+ * the pile together (a merge: they pass the whole row), while ten others are moved in place (so
+ * that the update sorts in one pass and holds the jumpers back). Their new pairs fill the set in
+ * the merge's last step: the update rebuilds and counts exactly the pairs it could not store.
+ * Once they go back, the next update rebuilds (candidates were missing) and finds every pair. */
+TEST(bp_sap_jumpers_landing_together_on_a_pile_that_fills_the_pair_set_rebuild_and_count)
+{
+    const uint32_t jumpers = 6u, row_n = 60u;
+    uint32_t pile = test_pile_that_fits() - 2u; /* its pairs fit; with the jumpers they do not */
+    if (pile + row_n > (uint32_t)MBP_MAX_BODIES) {
+        return; /* this build cannot hold enough bodies to fill its pair set */
+    }
+    sap_start(32u, 17u);
+    mbp_aabb spot = box2(-10, 0, -8, 2);
+    for (uint32_t i = 0; i < pile; i++) {
+        CHECK_ST(bp_add(&g_bp, (uint16_t)i, &spot), MBP_OK);
+    }
+    for (uint32_t j = 0; j < row_n; j++) {
+        mbp_aabb b = row_box(j);
+        CHECK_ST(bp_add(&g_bp, (uint16_t)(pile + j), &b), MBP_OK);
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    CHECK_EQ(g_bp.ps.count, pile * (pile - 1u) / 2u);
+    uint32_t rebuilds = g_sap.rebuilds;
+    for (uint32_t j = 0; j < 10u; j++) {
+        move_to(pile + j, row_box(j));
+    }
+    for (uint32_t j = row_n - jumpers; j < row_n; j++) {
+        move_to(pile + j, spot);
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    uint32_t all = (pile + jumpers) * (pile + jumpers - 1u) / 2u;
+    CHECK_EQ(g_sap.batch_last, 1);
+    CHECK_EQ(g_sap.merged_last, 1);
+    CHECK_EQ(g_sap.rebuilds, rebuilds + 1u);
+    CHECK_EQ(g_bp.ps.count, MBP_MAX_PAIRS);
+    CHECK_EQ(g_bp.lost_last, all - (uint32_t)MBP_MAX_PAIRS);
+    CHECK_EQ(g_sap.incomplete, 1);
+    for (uint32_t j = row_n - jumpers; j < row_n; j++) {
+        move_to(pile + j, row_box(j));
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.rebuilds, rebuilds + 2u);
+    CHECK_EQ(g_bp.lost_last, 0);
+    CHECK_EQ(g_sap.incomplete, 0);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    CHECK_EQ(g_bp.ps.count, pile * (pile - 1u) / 2u);
+}
 #endif /* MBP_MAX_BODIES >= 200 */
 
 /* Removed bodies' endpoints leave at the next update; the others keep their order and pairs. */

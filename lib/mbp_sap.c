@@ -59,6 +59,7 @@
  * extra candidates appear; the world's exact test removes them. Bodies outside the box are clamped
  * to its border: still exact, only slower if many are there.
  */
+#include "mbp_heap.h"
 #include "mbp_sap_run.h"
 
 #if MBP_WITH_SAP
@@ -105,52 +106,27 @@ static void compact(const mbp__bodies *v, mbp_sap_state *s)
     s->removed = 0u;
 }
 
-static bool ep_less(const mbp_sap_val *v, const mbp_sap_idx *id, uint32_t i, uint32_t j)
+/* Endpoints to sort: values with their ids beside them. */
+typedef struct {
+    mbp_sap_val *v;
+    mbp_sap_idx *id;
+} endpoints;
+
+static bool ep_before(const void *h, uint32_t i, uint32_t j)
 {
-    return mbp__sap_before(v[i], id[i], v[j], id[j]);
+    const endpoints *x = (const endpoints *)h;
+    return mbp__sap_before(x->v[i], x->id[i], x->v[j], x->id[j]);
 }
 
-static void ep_swap(mbp_sap_val *v, mbp_sap_idx *id, uint32_t i, uint32_t j)
+static void ep_swap(void *h, uint32_t i, uint32_t j)
 {
-    mbp_sap_val tv = v[i];
-    mbp_sap_idx ti = id[i];
-    v[i] = v[j];
-    id[i] = id[j];
-    v[j] = tv;
-    id[j] = ti;
-}
-
-static void ep_sift(mbp_sap_val *v, mbp_sap_idx *id, uint32_t root, uint32_t n)
-{
-    for (;;) {
-        uint32_t child = 2u * root + 1u;
-        if (child >= n) {
-            return;
-        }
-        if (child + 1u < n && ep_less(v, id, child, child + 1u)) {
-            child++;
-        }
-        if (!ep_less(v, id, root, child)) {
-            return;
-        }
-        ep_swap(v, id, root, child);
-        root = child;
-    }
-}
-
-/* Heap sort of n endpoints: in place, O(n log n) whatever the order, no recursion. */
-static void ep_heap_sort(mbp_sap_val *v, mbp_sap_idx *id, uint32_t n)
-{
-    if (n < 2u) {
-        return;
-    }
-    for (uint32_t i = n / 2u; i-- > 0u;) {
-        ep_sift(v, id, i, n);
-    }
-    for (uint32_t end = n - 1u; end > 0u; end--) {
-        ep_swap(v, id, 0u, end);
-        ep_sift(v, id, 0u, end);
-    }
+    const endpoints *x = (const endpoints *)h;
+    mbp_sap_val tv = x->v[i];
+    mbp_sap_idx ti = x->id[i];
+    x->v[i] = x->v[j];
+    x->id[i] = x->id[j];
+    x->v[j] = tv;
+    x->id[j] = ti;
 }
 
 static void rebuild(mbp__sap_run *r)
@@ -167,7 +143,8 @@ static void rebuild(mbp__sap_run *r)
         for (uint32_t p = 1u; p <= n; p++) {
             val[p] = mbp__sap_value(r->v, s, k, id[p]);
         }
-        ep_heap_sort(&val[1], &id[1], n);
+        endpoints eps = {&val[1], &id[1]};
+        mbp__heap_sort(&eps, n, ep_before, ep_swap);
         for (uint32_t p = 1u; p <= n; p++) {
             s->pos[k][id[p]] = (mbp_sap_idx)p;
         }

@@ -25,6 +25,7 @@
  * one per jumper. Room: s->jump holds both endpoint ids of each held jumper, then their old
  * places on one axis.
  */
+#include "mbp_heap.h"
 #include "mbp_sap_run.h"
 
 #if MBP_WITH_SAP
@@ -199,47 +200,39 @@ void mbp__sap_jump(mbp__sap_run *r, uint32_t i, const mbp_sap_val *lo, const mbp
 
 /* ---- jumps together ---- */
 
-/* True when entry i of list a sorts before entry j: endpoint ids by their new values on axis k
- * (a min before a max on ties), or plain numbers (positions) when k < 0. */
-static bool list_before(const mbp__sap_run *r, int k, const mbp_sap_idx *a, uint32_t i,
-                        uint32_t j)
+/* A list of s->jump to sort: endpoint ids by their new values on axis k (a min before a max on
+ * ties), or plain numbers (positions) when k < 0. */
+typedef struct {
+    const mbp__sap_run *r;
+    int k;
+    mbp_sap_idx *a;
+} list;
+
+static bool list_before(const void *h, uint32_t i, uint32_t j)
 {
-    if (k < 0) {
+    const list *x = (const list *)h;
+    const mbp_sap_idx *a = x->a;
+    if (x->k < 0) {
         return a[i] < a[j];
     }
-    return mbp__sap_before(mbp__sap_value(r->v, r->s, k, a[i]), a[i],
-                           mbp__sap_value(r->v, r->s, k, a[j]), a[j]);
+    return mbp__sap_before(mbp__sap_value(x->r->v, x->r->s, x->k, a[i]), a[i],
+                           mbp__sap_value(x->r->v, x->r->s, x->k, a[j]), a[j]);
 }
 
-/* Heap sort of the m entries of list a by list_before(): in place, no recursion. */
+static void list_swap(void *h, uint32_t i, uint32_t j)
+{
+    const list *x = (const list *)h;
+    mbp_sap_idx *a = x->a;
+    mbp_sap_idx t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+}
+
+/* The m entries of a in order (list_before()). */
 static void sort_list(const mbp__sap_run *r, int k, mbp_sap_idx *a, uint32_t m)
 {
-    for (uint32_t end = m, i = m / 2u; end > 1u;) {
-        uint32_t root;
-        if (i > 0u) {
-            root = --i; /* building the heap */
-        } else {
-            end--; /* the largest to the end */
-            mbp_sap_idx t = a[0];
-            a[0] = a[end];
-            a[end] = t;
-            root = 0u;
-        }
-        uint32_t c = 2u * root + 1u;
-        while (c < end) {
-            if (c + 1u < end && list_before(r, k, a, c, c + 1u)) {
-                c++;
-            }
-            if (!list_before(r, k, a, root, c)) {
-                break;
-            }
-            mbp_sap_idx t = a[root];
-            a[root] = a[c];
-            a[c] = t;
-            root = c;
-            c = 2u * root + 1u;
-        }
-    }
+    list x = {r, k, a};
+    mbp__heap_sort(&x, m, list_before, list_swap);
 }
 
 /* Axis k: the m endpoints listed in s->jump (the held jumpers', at their old places) leave and

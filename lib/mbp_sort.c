@@ -6,10 +6,11 @@
  * stack: a frame with a burst of events or a query with many hits stays bounded. Pairs (every
  * frame's events) have a sort of their own on their 32-bit keys, moving each element once per
  * level (a hole, not swaps); they carry their flag bytes and, with MBP_PAIR_USER, their user
- * slots along. The rarer kinds (query results) share one sift-down, the kind a switch inside
- * less() and swap().
+ * slots along. The rarer kinds (query results) share one copy of mbp_heap.h's sift, the kind a
+ * switch inside less() and swap().
  */
 #include "mbp_bp.h"
+#include "mbp_heap.h"
 
 typedef enum { K_U16, K_HITS } kind;
 
@@ -24,8 +25,9 @@ static bool hit_before(const mbp_hit *a, const mbp_hit *b)
     return a->t < b->t || (!(b->t < a->t) && a->index < b->index);
 }
 
-static bool less(const sortable *s, uint32_t i, uint32_t j)
+static bool less(const void *h, uint32_t i, uint32_t j)
 {
+    const sortable *s = (const sortable *)h;
     switch (s->k) {
     case K_U16: {
         const uint16_t *v = (const uint16_t *)s->a;
@@ -38,8 +40,9 @@ static bool less(const sortable *s, uint32_t i, uint32_t j)
     }
 }
 
-static void swap(const sortable *s, uint32_t i, uint32_t j)
+static void swap(void *h, uint32_t i, uint32_t j)
 {
+    const sortable *s = (const sortable *)h;
     switch (s->k) {
     case K_U16: {
         uint16_t *v = (uint16_t *)s->a;
@@ -58,25 +61,14 @@ static void swap(const sortable *s, uint32_t i, uint32_t j)
     }
 }
 
-static void sift_down(const sortable *s, uint32_t root, uint32_t n)
+/* Out of line: one copy of mbp_heap.h's sift for every use here (mbp__heap_sort() would inline a
+ * second, 64 bytes more on the M4). */
+static void sift_down(sortable *s, uint32_t root, uint32_t n)
 {
-    for (;;) {
-        uint32_t child = 2u * root + 1u;
-        if (child >= n) {
-            return;
-        }
-        if (child + 1u < n && less(s, child, child + 1u)) {
-            child++;
-        }
-        if (!less(s, root, child)) {
-            return;
-        }
-        swap(s, root, child);
-        root = child;
-    }
+    mbp__heap_sift(s, root, n, less, swap);
 }
 
-static void heapify(const sortable *s, uint32_t n)
+static void heapify(sortable *s, uint32_t n)
 {
     for (uint32_t i = n / 2u; i-- > 0u;) {
         sift_down(s, i, n);
@@ -87,7 +79,7 @@ static void heapify(const sortable *s, uint32_t n)
  * usually a handful), and its worst case, SMALL_SORT^2 / 2 steps, is still a constant. */
 #define SMALL_SORT 16u
 
-static void heap_sort(const sortable *s, uint32_t n)
+static void heap_sort(sortable *s, uint32_t n)
 {
     if (n <= SMALL_SORT) {
         for (uint32_t i = 1u; i < n; i++) {

@@ -23,6 +23,7 @@
  * bodies that did are skipped (the core tests them), and can only widen the window.
  */
 #include "mbp_bp.h"
+#include "mbp_heap.h"
 
 #if MBP_WITH_SWEEP
 
@@ -158,40 +159,32 @@ static bool insertion_sort(mbp_sweep_state *s, const mbp_aabb *box, uint8_t ax, 
     return true;
 }
 
-static void sift_down(const mbp_aabb *box, uint16_t *o, uint32_t root, uint32_t n, uint8_t ax)
+/* The sweep's order, to heap sort by the boxes' mins on axis ax. */
+typedef struct {
+    const mbp_aabb *box;
+    uint16_t *o;
+    uint8_t ax;
+} by_min;
+
+static bool order_before(const void *h, uint32_t i, uint32_t j)
 {
-    for (;;) {
-        uint32_t child = 2u * root + 1u;
-        if (child >= n) {
-            return;
-        }
-        if (child + 1u < n && min_of(box, o[child], ax) < min_of(box, o[child + 1u], ax)) {
-            child++;
-        }
-        if (!(min_of(box, o[root], ax) < min_of(box, o[child], ax))) {
-            return;
-        }
-        uint16_t t = o[root];
-        o[root] = o[child];
-        o[child] = t;
-        root = child;
-    }
+    const by_min *r = (const by_min *)h;
+    return min_of(r->box, r->o[i], r->ax) < min_of(r->box, r->o[j], r->ax);
+}
+
+static void order_swap(void *h, uint32_t i, uint32_t j)
+{
+    const by_min *r = (const by_min *)h;
+    uint16_t *o = r->o;
+    uint16_t t = o[i];
+    o[i] = o[j];
+    o[j] = t;
 }
 
 static void heap_sort(const mbp_aabb *box, uint16_t *o, uint32_t n, uint8_t ax)
 {
-    if (n < 2u) {
-        return;
-    }
-    for (uint32_t i = n / 2u; i-- > 0u;) {
-        sift_down(box, o, i, n, ax);
-    }
-    for (uint32_t end = n - 1u; end > 0u; end--) {
-        uint16_t t = o[0];
-        o[0] = o[end];
-        o[end] = t;
-        sift_down(box, o, 0u, end, ax);
-    }
+    by_min r = {box, o, ax};
+    mbp__heap_sort(&r, n, order_before, order_swap);
 }
 
 /* Reports (a, b) when b's box meets lo..up (a's bounds) on the axes other than ax. */

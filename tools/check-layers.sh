@@ -42,13 +42,13 @@ check_backend() { # name layered files...
 check_backend brute 1 mbp_brute.c
 check_backend sweep "$(layered mbp_sweep.h MBP__SWEEP_LAYERED)" mbp_sweep.c mbp_sweep.h
 check_backend sap "$(layered mbp_sap.h MBP__SAP_LAYERED)" mbp_sap.c mbp_sap.h mbp_sap_jump.c \
-    mbp_sap_run.h
+    mbp_sap_run.h mbp_sap_sort.c
 check_backend cells "$(layered mbp_grid.h MBP__CELLS_LAYERED)" mbp_cells.c mbp_cells.h \
     mbp_cells_core.h mbp_cells_update.c mbp_grid.c mbp_grid.h mbp_hash.c mbp_hgrid.c mbp_hgrid.h
 check_backend tree "$(layered mbp_tree.h MBP__TREE_LAYERED)" mbp_tree.c mbp_tree.h \
     mbp_tree_nodes.c mbp_tree_nodes.h mbp_tree_update.c
 check_backend quadtree 1 mbp_quadtree.c mbp_quadtree.h mbp_quadtree_frame.c mbp_quadtree_walk.h
-for f in mbp_bp.h mbp_pairs.c mbp_sort.c; do # the layer under the backends
+for f in mbp_bp.h mbp_heap.h mbp_pairs.c mbp_sort.c; do # the layer under the backends
     if grep -nE '#include "mbp_internal.h"|mbp_world[[:space:]]*\*|struct mbp_world' "lib/$f"; then
         bad "lib/$f is under the backends but reaches the world"
     else

@@ -23,8 +23,9 @@ typedef bool (*mbp__heap_before)(const void *a, uint32_t i, uint32_t j);
 /* Entries i and j of the array a change places. */
 typedef void (*mbp__heap_swap)(void *a, uint32_t i, uint32_t j);
 
-/* Entry root of a[0..n), whose children's subtrees are heaps (no entry before its child),
- * moves down until neither child orders after it. */
+/* Entry root of a[0..n) moves down until neither child orders after it. Below root, a[] must
+ * be a max-heap already: no entry orders before either of its children (entry c's children are
+ * 2c + 1 and 2c + 2). */
 MBP__HOT void mbp__heap_sift(void *a, uint32_t root, uint32_t n, mbp__heap_before before,
                              mbp__heap_swap swap)
 {

@@ -51,8 +51,12 @@
  * it moved less than its extent); a jump, O(log n) plus the endpoints between its old and new
  * places (a few instructions each, no call), plus O(1) per pair begun or ended; j jumpers
  * together, O(j log j + n) per axis, each endpoint moved once at most.
- * Queries: a binary search on axis 0 for min >= query min - (largest extent), then a scan to the
- * query max, checking the other axes on stored values: O(log n + bodies in that window).
+ * Queries: a binary search on axis 0 for min >= query min - s->ext, then a scan to the query
+ * max, checking the other axes on stored values: O(log n + bodies in that window). s->ext bounds
+ * the extent on axis 0 of every body but one, the largest (s->big, kept by mbp__sap_cover() and
+ * the rebuild), which a query or a jump tests on its own: one heavy body among small ones would
+ * otherwise widen every window to its size (the smash scene: about a quarter of SAP's frame at
+ * 1024 bodies on the M4).
  *
  * MBP_SAP_QUANTIZED: values are 16 bits over mbp_params.sap_world, mins rounded down and maxes
  * up (both by the same monotone map, clamped into the box), so every overlap survives and a few
@@ -104,6 +108,9 @@ static void compact(const mbp__bodies *v, mbp_sap_state *s)
     }
     s->n = j - 1u;
     s->removed = 0u;
+    if (s->big != 0u && !mbp__in(v, (uint16_t)(s->big - 1u))) {
+        s->big = 0u; /* gone: s->ext covers every body left */
+    }
 }
 
 /* Endpoints to sort: values with their ids beside them. */
@@ -155,15 +162,21 @@ static void rebuild(mbp__sap_run *r)
     const mbp_sap_idx *id = s->id[0];
     const mbp_sap_idx *other[MBP_DIM - 1];
     mbp__sap_others0(s, other);
-    mbp_sap_val ext = 0;
+    mbp_sap_val ext = 0, top = 0; /* the second largest extent and the largest */
+    uint32_t big = 0u;
     for (uint32_t p = 1u; p <= n; p++) {
         mbp_sap_idx e = id[p];
         if (e & 1u) {
             continue;
         }
         uint32_t end = s->pos[0][e + 1u];
-        if (val[end] - val[p] > ext) {
-            ext = (mbp_sap_val)(val[end] - val[p]);
+        mbp_sap_val d = (mbp_sap_val)(val[end] - val[p]);
+        if (d > top || big == 0u) {
+            ext = top;
+            top = d;
+            big = (uint32_t)e / 2u + 1u;
+        } else if (d > ext) {
+            ext = d;
         }
         uint32_t lo[MBP_DIM - 1], hi[MBP_DIM - 1];
         mbp__sap_span(other, e, lo, hi);
@@ -186,6 +199,7 @@ static void rebuild(mbp__sap_run *r)
         }
     }
     s->ext = ext;
+    s->big = big;
     /* Each candidate is met once, so the frame lost exactly the true pairs counted here
      * (mbp__volumes_meet(), exact). A lost candidate that is not a pair (filtered out, volumes
      * apart) is not counted, but the next update must rebuild all the same: the pair set no
@@ -227,6 +241,7 @@ mbp_status mbp__sap_init(mbp_sap_state *s, const mbp_params *params)
     s->n = 0u;
     s->removed = 0u;
     s->ext = 0;
+    s->big = 0u;
     s->swaps_last = 0u;
     s->jumps_last = 0u;
     s->rebuilds = 0u;
@@ -307,6 +322,18 @@ mbp_status mbp__sap_update(mbp_sap_state *s, const mbp__bodies *v, mbp__sink *ou
     return MBP_OK;
 }
 
+/* True when the body of min endpoint e, whose min is at most hi[0], meets lo..hi by its stored
+ * values. */
+static bool stored_meets(const mbp_sap_state *s, uint32_t e, const mbp_sap_val *lo,
+                         const mbp_sap_val *hi)
+{
+    bool in = !(s->val[0][s->pos[0][e + 1u]] < lo[0]);
+    for (int k = 1; in && k < MBP_DIM; k++) {
+        in = !(hi[k] < s->val[k][s->pos[k][e]]) && !(s->val[k][s->pos[k][e + 1u]] < lo[k]);
+    }
+    return in;
+}
+
 void mbp__sap_query(const mbp_sap_state *s, const mbp__bodies *v, const mbp_aabb *box,
                     mbp__visit_fn fn, void *ctx)
 {
@@ -319,16 +346,15 @@ void mbp__sap_query(const mbp_sap_state *s, const mbp__bodies *v, const mbp_aabb
     const mbp_sap_val *val = s->val[0];
     const mbp_sap_idx *id = s->id[0];
     uint32_t a = mbp__sap_find(s, 0, mbp__sap_reach_down(s, lo[0]), false);
+    if (s->big != 0u) { /* the big body, when its min lies below the scan (s->ext skips it) */
+        uint32_t e = 2u * (s->big - 1u);
+        if (s->pos[0][e] < a && stored_meets(s, e, lo, hi)) {
+            fn(ctx, (uint16_t)(e >> 1));
+        }
+    }
     for (uint32_t p = a; p <= s->n && !(hi[0] < val[p]); p++) {
         mbp_sap_idx e = id[p];
-        if (e & 1u) {
-            continue;
-        }
-        bool in = !(val[s->pos[0][e + 1u]] < lo[0]);
-        for (int k = 1; in && k < MBP_DIM; k++) {
-            in = !(hi[k] < s->val[k][s->pos[k][e]]) && !(s->val[k][s->pos[k][e + 1u]] < lo[k]);
-        }
-        if (in) {
+        if ((e & 1u) == 0u && stored_meets(s, e, lo, hi)) {
             fn(ctx, (uint16_t)(e >> 1));
         }
     }

@@ -40,7 +40,8 @@ typedef struct mbp_sap_state {
     uint32_t n;          /* endpoints per axis, sentinels excluded */
     uint32_t budget;     /* mbp_params.sap_budget: swaps a body before an update rebuilds */
     uint32_t removed;    /* bodies removed since the last update: their endpoints go then */
-    mbp_sap_val ext;     /* at least every stored body's extent on axis 0 (bounds queries) */
+    mbp_sap_val ext;     /* at least the extent on axis 0 of every stored body but big's */
+    uint32_t big;        /* 0, or 1 + the body ext need not cover (queries test it on its own) */
     uint32_t swaps_last; /* endpoint swaps of the last update (the incremental work) */
     uint32_t rebuilds;   /* updates that rebuilt from scratch: budget exceeded or pairs lost */
     uint32_t jumps_last; /* bodies the last update moved by block moves (jumps) */

@@ -6,14 +6,14 @@
  * (jumps() in mbp_sap_sort.c, asked only when the min moves farther than its extent) is not sorted
  * but taken out and put back: its candidates end (mbp__sink_end for each body its stored box
  * overlaps, found like a query: the bodies whose min lies between its endpoints on axis 0, or
- * within ext below its min with the max above it), its endpoints go to where binary search puts
- * them on every axis, the endpoints between shifting by one place (two where both of its
- * endpoints pass them) with their positions, no overlap test; then its new candidates begin,
- * found the same way. The invariant of mbp_sap.c (a pair is a candidate exactly when its
- * bodies' endpoint positions overlap on every axis) holds before and after, so a jump may come
- * between any two swaps. A jump costs O(log n + shifted + window); it counts as one swap per 32
- * endpoints shifted, plus one, against the budget (a shift is a few instructions; at 1024 bodies
- * a rebuild costs about as much as 300 jumps).
+ * within ext below its min with the max above it, and the big body on its own), its endpoints go
+ * to where binary search puts them on every axis, the endpoints between shifting by one place
+ * (two where both of its endpoints pass them) with their positions, no overlap test; then its
+ * new candidates begin, found the same way. The invariant of mbp_sap.c (a pair is a candidate
+ * exactly when its bodies' endpoint positions overlap on every axis) holds before and after, so
+ * a jump may come between any two swaps. A jump costs O(log n + shifted + window); it counts as
+ * one swap per 32 endpoints shifted, plus one, against the budget (a shift is a few
+ * instructions; at 1024 bodies a rebuild costs about as much as 300 jumps).
  *
  * Jumping together (mbp__sap_jump_all): the jumpers an update held back (many bodies moved) jump
  * at once when one by one they would shift more than twice the endpoints of axis 0. Their
@@ -151,7 +151,8 @@ static uint32_t jump_axis(mbp_sap_state *s, int k, uint32_t i, mbp_sap_val lo, m
 
 /* Every body whose endpoint positions overlap body i's on every axis: their pairs begin (or end).
  * On axis 0 these are the bodies whose min lies between i's endpoints, and those whose min lies
- * below i's min, within s->ext of it, and whose max lies above it. Axis 0 must be sorted. */
+ * below i's min, within s->ext of it, and whose max lies above it; the big body (s->ext need not
+ * cover it) is tested on its own when its min lies below that. Axis 0 must be sorted. */
 static void jump_pairs(mbp__sap_run *r, uint32_t i, bool begin)
 {
     const mbp_sap_state *s = r->s;
@@ -167,6 +168,19 @@ static void jump_pairs(mbp__sap_run *r, uint32_t i, bool begin)
     uint32_t q = a;
     while (!(val[q - 1u] < from)) { /* the lower sentinel stops it */
         q--;
+    }
+    if (s->big != 0u && s->big != i + 1u) { /* the big body, when its min lies below the scan */
+        uint32_t f = 2u * (s->big - 1u);
+        if (pos[f] < q && pos[f + 1u] > a) {
+            r->tests++;
+            if (mbp__sap_meets(other, lo, hi, f)) {
+                if (begin) {
+                    mbp__sink_begin(r->out, (uint16_t)i, (uint16_t)(f >> 1));
+                } else {
+                    mbp__sink_end(r->out, (uint16_t)i, (uint16_t)(f >> 1));
+                }
+            }
+        }
     }
     for (; q < b; q++) {
         mbp_sap_idx f = id[q];
@@ -356,8 +370,8 @@ void mbp__sap_jump_all(mbp__sap_run *r, uint32_t held)
     for (uint32_t j = 0u; j < m; j++) { /* s->ext covers the new extents before any query */
         if ((jump[j] & 1u) == 0u) {
             uint32_t e = jump[j];
-            mbp_sap_val d = (mbp_sap_val)(s->val[0][s->pos[0][e + 1u]] - s->val[0][s->pos[0][e]]);
-            s->ext = d > s->ext ? d : s->ext;
+            mbp__sap_cover(s, e >> 1,
+                           (mbp_sap_val)(s->val[0][s->pos[0][e + 1u]] - s->val[0][s->pos[0][e]]));
         }
     }
     for (uint32_t j = 0u; j < m; j++) {

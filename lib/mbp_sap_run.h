@@ -123,6 +123,30 @@ MBP__HOT bool mbp__sap_meets(const mbp_sap_idx *const *other, const uint32_t *lo
 bool mbp__sap_sort_moved(mbp__sap_run *r, uint32_t budget);
 bool mbp__sap_sort_all(mbp__sap_run *r, uint32_t budget);
 
+/* Body i's extent on axis 0 is now d (its stored values, or those it is about to take): s->ext
+ * grows to cover it, unless i is the big body, or becomes it because it is larger than the big
+ * body now (whose extent s->ext then covers). Queries below a min scan s->ext: one large body
+ * among small ones (a heavy body through a crowd) is tested on its own instead of widening every
+ * scan. A compare when d fits. */
+MBP__HOT void mbp__sap_cover(mbp_sap_state *s, uint32_t i, mbp_sap_val d)
+{
+    if (d <= s->ext || s->big == i + 1u) {
+        return;
+    }
+    if (s->big == 0u) {
+        s->big = i + 1u;
+        return;
+    }
+    uint32_t b = 2u * (s->big - 1u);
+    mbp_sap_val db = (mbp_sap_val)(s->val[0][s->pos[0][b + 1u]] - s->val[0][s->pos[0][b]]);
+    if (d > db) {
+        s->ext = db > s->ext ? db : s->ext;
+        s->big = i + 1u;
+    } else {
+        s->ext = d;
+    }
+}
+
 /* ---- mbp_sap_jump.c ---- */
 /* The lowest min a body reaching up to v on axis 0 can have (s->ext bounds every extent there);
  * above the lower sentinel. */

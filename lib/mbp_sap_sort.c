@@ -211,16 +211,15 @@ static bool jumps(const mbp_sap_state *s, uint32_t p, mbp_sap_val lo)
     return lo < val[down] || val[up] < lo;
 }
 
-/* Body i's endpoint values on every axis (quantized when so built); s->ext grows to cover it. */
-static void box_values(mbp_sap_state *s, const mbp_aabb *b, mbp_sap_val *lo, mbp_sap_val *hi)
+/* Body i's endpoint values on every axis (quantized when so built), covered by s->ext. */
+HOT void box_values(mbp_sap_state *s, uint32_t i, mbp_sap_val *lo, mbp_sap_val *hi,
+                       const mbp_aabb *b)
 {
     for (int k = 0; k < MBP_DIM; k++) {
         lo[k] = LO(s, k, b->min[k]);
         hi[k] = HI(s, k, b->max[k]);
     }
-    if (hi[0] - lo[0] > s->ext) {
-        s->ext = (mbp_sap_val)(hi[0] - lo[0]);
-    }
+    mbp__sap_cover(s, i, (mbp_sap_val)(hi[0] - lo[0]));
 }
 
 /* Batch mode: body i's new values written in place on every axis, not yet sorted; unless hold
@@ -235,9 +234,7 @@ static inline bool write_values(mbp_sap_state *s, const mbp_aabb *b, uint32_t i,
             if (hold && far(s->val[0][p], lo, hi) && jumps(s, p, lo)) {
                 return false;
             }
-            if (hi - lo > s->ext) {
-                s->ext = (mbp_sap_val)(hi - lo);
-            }
+            mbp__sap_cover(s, i, (mbp_sap_val)(hi - lo));
         }
         s->val[k][p] = lo;
         s->val[k][s->pos[k][2u * i + 1u]] = hi;
@@ -344,7 +341,7 @@ bool mbp__sap_sort_moved(run *r, uint32_t budget)
             continue;
         }
         mbp_sap_val lo[MBP_DIM], hi[MBP_DIM];
-        box_values(s, &v->box[i], lo, hi);
+        box_values(s, i, lo, hi, &v->box[i]);
         uint32_t a = s->pos[0][2u * i];
         mbp_sap_val oa = s->val[0][a];
         if (far(oa, lo[0], hi[0]) && jumps(s, a, lo[0])) {
@@ -383,7 +380,7 @@ bool mbp__sap_sort_all(run *r, uint32_t budget)
     for (uint32_t j = 0u; j < held && !full; j++) {
         uint32_t i = s->jump[2u * j] >> 1;
         mbp_sap_val lo[MBP_DIM], hi[MBP_DIM];
-        box_values(s, &v->box[i], lo, hi);
+        box_values(s, i, lo, hi, &v->box[i]);
         mbp__sap_jump(r, i, lo, hi);
         full = r->swaps > budget || r->out->ps->lost != 0u;
     }

@@ -473,6 +473,48 @@ TEST(bp_sap_removed_bodies_leave_the_axes_at_the_next_update)
 
 /* A long body whose min lies far below a small query box, with many endpoints between: the query
  * looks down by the largest extent and finds it. */
+/* The largest body is kept apart from s->ext (which bounds how far below a min a scan looks):
+ * jumps and queries test it on their own. A body grown over the whole row becomes it; a jumper
+ * leaves it (landing beside it), then a body grown longer takes its place (ext then covers the
+ * first) and the jumper lands back on both; once removed, no body is apart. Every update
+ * against brute force. */
+TEST(bp_sap_the_largest_body_is_tested_on_its_own_by_jumps_and_queries)
+{
+    sap_start(32u, 19u);
+    row(ROW_N);
+    int32_t end = (int32_t)(3u * ROW_N);
+    move_to(0u, box2(0, 0, end, 2));
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.big, 1);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    CHECK_EQ(g_bp.ps.count, ROW_N - 1u);
+    uint32_t rebuilds = g_sap.rebuilds;
+    move_to(ROW_N - 1u, box2(10, 3, 11, 4)); /* off the long body's end, to beside its middle */
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.jumps_last, 1);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    move_to(1u, box2(-5, 0, end + 5, 2)); /* longer: the largest now */
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.big, 2);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    move_to(ROW_N - 1u, box2(end - 8, 0, end - 7, 1)); /* onto both long bodies */
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.jumps_last, 1);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    mbp_aabb q = box2(end - 1, 0, end, 1);
+    CHECK(bp_query_ok(&g_bp, &q));
+    bp_remove(&g_bp, 1u);
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.big, 0);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    move_to(ROW_N - 2u, box2(4, 0, 5, 1)); /* onto body 0, found by the scan now */
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.jumps_last, 1);
+    CHECK_EQ(g_sap.rebuilds, rebuilds);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    CHECK(bp_query_ok(&g_bp, &q));
+}
+
 TEST(bp_sap_query_finds_a_long_body_reaching_in_from_below)
 {
     sap_start(32u, 12u);

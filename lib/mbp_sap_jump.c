@@ -149,6 +149,21 @@ static uint32_t jump_axis(mbp_sap_state *s, int k, uint32_t i, mbp_sap_val lo, m
     return moved;
 }
 
+/* Body i (its positions lo, hi on the axes of other) and the body of endpoint f, which overlap
+ * on axis 0: their pair begins (or ends) when they overlap on the others too. */
+MBP__HOT void pair_if_meets(mbp__sap_run *r, const mbp_sap_idx *const *other, const uint32_t *lo,
+                            const uint32_t *hi, uint32_t i, uint32_t f, bool begin)
+{
+    r->tests++;
+    if (mbp__sap_meets(other, lo, hi, f)) {
+        if (begin) {
+            mbp__sink_begin(r->out, (uint16_t)i, (uint16_t)(f >> 1));
+        } else {
+            mbp__sink_end(r->out, (uint16_t)i, (uint16_t)(f >> 1));
+        }
+    }
+}
+
 /* Every body whose endpoint positions overlap body i's on every axis: their pairs begin (or end).
  * On axis 0 these are the bodies whose min lies between i's endpoints, and those whose min lies
  * below i's min, within s->ext of it, and whose max lies above it; the big body (s->ext need not
@@ -172,14 +187,7 @@ static void jump_pairs(mbp__sap_run *r, uint32_t i, bool begin)
     if (s->big != 0u && s->big != i + 1u) { /* the big body, when its min lies below the scan */
         uint32_t f = 2u * (s->big - 1u);
         if (pos[f] < q && pos[f + 1u] > a) {
-            r->tests++;
-            if (mbp__sap_meets(other, lo, hi, f)) {
-                if (begin) {
-                    mbp__sink_begin(r->out, (uint16_t)i, (uint16_t)(f >> 1));
-                } else {
-                    mbp__sink_end(r->out, (uint16_t)i, (uint16_t)(f >> 1));
-                }
-            }
+            pair_if_meets(r, other, lo, hi, i, f, begin);
         }
     }
     for (; q < b; q++) {
@@ -187,14 +195,7 @@ static void jump_pairs(mbp__sap_run *r, uint32_t i, bool begin)
         if ((f & 1u) != 0u || pos[f + 1u] <= a || q == a) {
             continue;
         }
-        r->tests++;
-        if (mbp__sap_meets(other, lo, hi, f)) {
-            if (begin) {
-                mbp__sink_begin(r->out, (uint16_t)i, (uint16_t)(f >> 1));
-            } else {
-                mbp__sink_end(r->out, (uint16_t)i, (uint16_t)(f >> 1));
-            }
-        }
+        pair_if_meets(r, other, lo, hi, i, f, begin);
     }
 }
 

@@ -513,6 +513,12 @@ TEST(bp_sap_the_largest_body_is_tested_on_its_own_by_jumps_and_queries)
     CHECK_EQ(g_sap.rebuilds, rebuilds);
     CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
     CHECK(bp_query_ok(&g_bp, &q));
+    move_to(2u, box2(-9, 0, end + 9, 1)); /* the longest now, with no big body: it becomes one */
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.big, 3);
+    CHECK_EQ(g_sap.rebuilds, rebuilds);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    CHECK(bp_query_ok(&g_bp, &q));
 }
 
 TEST(bp_sap_query_finds_a_long_body_reaching_in_from_below)

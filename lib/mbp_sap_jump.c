@@ -370,9 +370,7 @@ void mbp__sap_jump_all(mbp__sap_run *r, uint32_t held)
     }
     for (uint32_t j = 0u; j < m; j++) { /* s->ext covers the new extents before any query */
         if ((jump[j] & 1u) == 0u) {
-            uint32_t e = jump[j];
-            mbp__sap_cover(s, e >> 1,
-                           (mbp_sap_val)(s->val[0][s->pos[0][e + 1u]] - s->val[0][s->pos[0][e]]));
+            mbp__sap_cover(s, jump[j] >> 1, mbp__sap_extent(s, jump[j]));
         }
     }
     for (uint32_t j = 0u; j < m; j++) {

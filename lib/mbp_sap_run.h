@@ -123,6 +123,12 @@ MBP__HOT bool mbp__sap_meets(const mbp_sap_idx *const *other, const uint32_t *lo
 bool mbp__sap_sort_moved(mbp__sap_run *r, uint32_t budget);
 bool mbp__sap_sort_all(mbp__sap_run *r, uint32_t budget);
 
+/* The stored extent on axis 0 of the body of min endpoint e. */
+MBP__HOT mbp_sap_val mbp__sap_extent(const mbp_sap_state *s, uint32_t e)
+{
+    return (mbp_sap_val)(s->val[0][s->pos[0][e + 1u]] - s->val[0][s->pos[0][e]]);
+}
+
 /* Body i's extent on axis 0 is now d (its stored values, or those it is about to take): s->ext
  * grows to cover it, unless i is the big body, or becomes it because it is larger than the big
  * body now (whose extent s->ext then covers). Queries below a min scan s->ext: one large body
@@ -137,8 +143,7 @@ MBP__HOT void mbp__sap_cover(mbp_sap_state *s, uint32_t i, mbp_sap_val d)
         s->big = i + 1u;
         return;
     }
-    uint32_t b = 2u * (s->big - 1u);
-    mbp_sap_val db = (mbp_sap_val)(s->val[0][s->pos[0][b + 1u]] - s->val[0][s->pos[0][b]]);
+    mbp_sap_val db = mbp__sap_extent(s, 2u * (s->big - 1u));
     if (d > db) {
         s->ext = db > s->ext ? db : s->ext;
         s->big = i + 1u;

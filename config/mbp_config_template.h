@@ -41,7 +41,9 @@
 /* #define MBP_MAX_PAIRS (2 * MBP_MAX_BODIES) */
 
 /* Begin/end events of one update, both kinds, 4 bytes each (default MBP_MAX_PAIRS). When full,
- * mbp_update() returns MBP_E_EVENTS_FULL and counts the lost events; pairs stay exact. */
+ * mbp_update() returns MBP_E_EVENTS_FULL and counts the lost events; pairs stay exact. 0: no
+ * event lists (mbp_begun() and mbp_ended() do not exist), for firmware that reads only the
+ * pairs: a pair of capacity then costs 8 bytes instead of 12. */
 /* #define MBP_MAX_EVENTS MBP_MAX_PAIRS */
 
 /* Pair changes one update can log, 4 bytes each (default MBP_MAX_BODIES / 2 + 8). With SAP on

@@ -188,8 +188,9 @@ typedef struct mbp_hit {
 /* Counters of the last mbp_update(). */
 typedef struct mbp_stats {
     uint32_t pairs;       /* overlapping pairs now */
-    uint32_t begun;       /* pairs that began this frame (events stored) */
-    uint32_t ended;       /* pairs that ended this frame (events stored) */
+    uint32_t begun;       /* pairs that began this frame (events stored; every one with
+                           * MBP_MAX_EVENTS 0, which stores none) */
+    uint32_t ended;       /* pairs that ended this frame (likewise) */
     uint32_t lost_pairs;  /* overlapping pairs not stored: the pair set was full (0 normally) */
     uint32_t lost_events; /* events not stored: the event buffer was full (0 normally) */
     uint32_t tests;       /* box tests the backend made: its work, comparable across backends */
@@ -465,11 +466,14 @@ void mbp_sort_pairs(mbp_world *w);
  * until the next call that changes the world (mbp_update(), mbp_sort_pairs()). */
 const mbp_pair *mbp_pairs(mbp_world *w, uint32_t *count);
 
+#if MBP_MAX_EVENTS > 0
 /* The events of the last update, each list ascending (by a, then b), identical for every backend,
  * CPU and compiler. *count receives the length; the arrays live in the world and stay valid until
- * the next mbp_update(). */
+ * the next mbp_update(). With MBP_MAX_EVENTS 0 these two functions do not exist (the statistics
+ * still count the pairs that began and ended). */
 const mbp_pair *mbp_begun(const mbp_world *w, uint32_t *count);
 const mbp_pair *mbp_ended(const mbp_world *w, uint32_t *count);
+#endif
 
 #if MBP_PAIR_USER
 /* The per-pair user slots (MBP_PAIR_USER 1; with 0 these two functions do not exist): 32 bits of

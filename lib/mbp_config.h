@@ -87,13 +87,16 @@
 #endif
 
 /* Capacity of one update's begin/end events, both kinds together, 4 bytes each. A frame with
- * more events returns MBP_E_EVENTS_FULL and counts the lost events; the pair set stays exact. */
+ * more events returns MBP_E_EVENTS_FULL and counts the lost events; the pair set stays exact.
+ * 0: no event lists at all (mbp_begun(), mbp_ended() and mbp_ended_users() do not exist; the
+ * statistics still count the pairs that began and ended): a pair of capacity then costs 8 bytes
+ * instead of 12, for firmware that reads only the overlapping pairs. */
 #ifndef MBP_MAX_EVENTS
 #define MBP_MAX_EVENTS MBP_MAX_PAIRS
 #endif
 #if (0 - MBP_MAX_EVENTS - 1) == 1 && (MBP_MAX_EVENTS + 0) != -2 || \
-    (MBP_MAX_EVENTS + 0) < 1 || (MBP_MAX_EVENTS + 0) > 2097152
-#error "MBP_MAX_EVENTS must be 1..2097152: set it in your MBP_CONFIG_FILE"
+    (MBP_MAX_EVENTS + 0) < 0 || (MBP_MAX_EVENTS + 0) > 2097152
+#error "MBP_MAX_EVENTS must be 0..2097152: set it in your MBP_CONFIG_FILE"
 #undef MBP_MAX_EVENTS
 #define MBP_MAX_EVENTS MBP_MAX_PAIRS
 #endif
@@ -122,6 +125,10 @@
 #error "MBP_PAIR_USER must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
 #undef MBP_PAIR_USER
 #define MBP_PAIR_USER 0
+#endif
+/* An ended pair's slot is handed back only through mbp_ended_users(), an event list. */
+#if MBP_PAIR_USER && MBP_MAX_EVENTS == 0
+#error "MBP_PAIR_USER 1 needs the event lists (MBP_MAX_EVENTS > 0): set one of them in your MBP_CONFIG_FILE"
 #endif
 
 /* Sphere (circle) bodies: DIM+1 scalars per body. 0 removes them and their RAM. */

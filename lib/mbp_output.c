@@ -55,6 +55,7 @@ const mbp_pair *mbp_pairs(mbp_world *w, uint32_t *count)
     return ps->pair;
 }
 
+#if MBP_MAX_EVENTS > 0
 const mbp_pair *mbp_begun(const mbp_world *w, uint32_t *count)
 {
     MBP__CHECK_WORLD(w);
@@ -70,6 +71,7 @@ const mbp_pair *mbp_ended(const mbp_world *w, uint32_t *count)
     *count = w->stats.ended;
     return &w->events[MBP_MAX_EVENTS - w->stats.ended];
 }
+#endif
 
 #if MBP_PAIR_USER
 uint32_t *mbp_pair_users(mbp_world *w, uint32_t *count)

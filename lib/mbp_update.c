@@ -78,10 +78,19 @@ void mbp__pairs_restart(mbp_world *w)
 }
 
 /* Records pair key, dense index k, as begun or ended; an ended pair's event keeps its user slot
- * (MBP_PAIR_USER). */
+ * (MBP_PAIR_USER). With no event lists (MBP_MAX_EVENTS 0), only counts it. */
 static void push_event(mbp_world *w, uint32_t key, uint32_t k, bool begun)
 {
     mbp_stats *s = &w->stats;
+#if MBP_MAX_EVENTS == 0
+    (void)key;
+    (void)k;
+    if (begun) {
+        s->begun++;
+    } else {
+        s->ended++;
+    }
+#else
     if (s->begun + s->ended >= (uint32_t)MBP_MAX_EVENTS) {
         s->lost_events++;
         return;
@@ -95,6 +104,7 @@ static void push_event(mbp_world *w, uint32_t key, uint32_t k, bool begun)
 #else
     (void)k;
 #endif
+#endif /* MBP_MAX_EVENTS */
 }
 
 /* Whether pair (a, b), with a moved body or new, overlaps now; fab holds both bodies' flags. Two
@@ -320,11 +330,13 @@ mbp_status mbp_update(mbp_world *w)
         ps->split = (uint8_t)(hits == ps->count ? 1u : 0u);
     }
     w->stats.pairs = hits;
+#if MBP_MAX_EVENTS > 0
     mbp__sort_pairs(w->events, NULL, w->stats.begun);
+#endif
 #if MBP_PAIR_USER
     mbp__sort_pairs_user(&w->events[MBP_MAX_EVENTS - w->stats.ended], NULL,
                          &w->event_user[MBP_MAX_EVENTS - w->stats.ended], w->stats.ended);
-#else
+#elif MBP_MAX_EVENTS > 0
     mbp__sort_pairs(&w->events[MBP_MAX_EVENTS - w->stats.ended], NULL, w->stats.ended);
 #endif
 

@@ -139,7 +139,9 @@ typedef struct mbp_world {
     uint16_t high;        /* every live or dying index is below this */
 
     mbp_pairset pairs;
+#if MBP_MAX_EVENTS > 0
     mbp_pair events[MBP_MAX_EVENTS]; /* begun from the front, ended from the back */
+#endif
 #if MBP_PAIR_USER
     uint32_t event_user[MBP_MAX_EVENTS]; /* parallel to events: an ended pair's last user slot */
 #endif

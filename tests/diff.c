@@ -460,13 +460,13 @@ static bool compare(uint32_t frame, mbp_status st)
         }
         k++;
     }
-    const mbp_pair *bg = mbp_begun(&test_w, &nb);
-    const mbp_pair *en = mbp_ended(&test_w, &ne);
+    const mbp_pair *bg = test_begun(&test_w, &nb);
+    const mbp_pair *en = test_ended(&test_w, &ne);
     ok = ok && nb == ebn && ne == een;
-    for (uint32_t i = 0; ok && i < nb; i++) {
+    for (uint32_t i = 0; ok && bg != NULL && i < nb; i++) {
         ok = ((uint32_t)bg[i].a << 16 | bg[i].b) == g_exp_begun[i];
     }
-    for (uint32_t i = 0; ok && i < ne; i++) {
+    for (uint32_t i = 0; ok && en != NULL && i < ne; i++) {
         ok = ((uint32_t)en[i].a << 16 | en[i].b) == g_exp_ended[i];
     }
     if (!ok) {

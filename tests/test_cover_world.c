@@ -92,11 +92,11 @@ TEST(every_call_refuses_every_kind_of_bad_handle_and_changes_nothing)
         CHECK_EQ(cw_pairs(w, mbp_index(h0), mbp_index(h1), &found), 1);
         CHECK(found);
         uint32_t nb, ne;
-        (void)mbp_begun(w, &nb);
-        const mbp_pair *e = mbp_ended(w, &ne);
+        (void)test_begun(w, &nb);
+        const mbp_pair *e = test_ended(w, &ne);
         CHECK_EQ(nb, 0);
         CHECK_EQ(ne, 2); /* the dying body's pairs with h0 and h1 */
-        for (uint32_t k = 0; k < ne; k++) {
+        for (uint32_t k = 0; e != NULL && k < ne; k++) {
             CHECK(e[k].a == mbp_index(hd) || e[k].b == mbp_index(hd));
         }
     }
@@ -213,8 +213,8 @@ TEST(bodies_removed_before_any_update_are_found_by_no_query_and_pair_with_nothin
         CHECK_EQ(first.index, mbp_index(keep));
         CHECK_ST(mbp_update(w), MBP_OK);
         uint32_t nb, ne;
-        (void)mbp_begun(w, &nb);
-        (void)mbp_ended(w, &ne);
+        (void)test_begun(w, &nb);
+        (void)test_ended(w, &ne);
         CHECK_EQ(nb, 0);
         CHECK_EQ(ne, 0);
         CHECK_EQ(mbp_pair_count(w), 0);
@@ -242,8 +242,13 @@ static uint32_t cw_half_set(uint32_t *pairs, uint32_t *kept, mbp_status *expect)
         n++;
     }
     *pairs = n * (n - 1u) / 2u;
+#if MBP_MAX_EVENTS > 0
     *kept = *pairs < MBP_MAX_EVENTS ? *pairs : MBP_MAX_EVENTS;
     *expect = *pairs > MBP_MAX_EVENTS ? MBP_E_EVENTS_FULL : MBP_OK;
+#else
+    *kept = *pairs; /* no lists to fill: every event is counted */
+    *expect = MBP_OK;
+#endif
     return n;
 }
 
@@ -267,8 +272,8 @@ TEST(a_full_event_buffer_is_counted_and_the_pairs_stay_exact)
         CHECK_EQ(cw_pairs(w, 0u, (uint16_t)(n - 1u), &found), pairs);
         CHECK(found);
         uint32_t nb;
-        const mbp_pair *e = mbp_begun(w, &nb);
-        for (uint32_t k = 1; k < nb; k++) { /* ascending, no duplicates */
+        const mbp_pair *e = test_begun(w, &nb);
+        for (uint32_t k = 1; e != NULL && k < nb; k++) { /* ascending, no duplicates */
             CHECK(((uint32_t)e[k - 1u].a << 16 | e[k - 1u].b) < ((uint32_t)e[k].a << 16 | e[k].b));
         }
         /* Nothing changes: no events, exact again. */

@@ -177,7 +177,7 @@ TEST(static_bodies_never_pair_with_each_other_but_pair_with_others)
         CHECK_ST(mbp_update(&test_w), MBP_OK);
         CHECK_EQ(pair_count(), 2);
         uint32_t nb;
-        (void)mbp_begun(&test_w, &nb);
+        (void)test_begun(&test_w, &nb);
         CHECK_EQ(nb, 2);
         /* A moved static body stays static: still no pair with the other wall. */
         mbp_aabb onto = box2(1, 1, 3, 3);
@@ -225,8 +225,8 @@ TEST(a_pair_whose_bodies_move_together_far_gives_no_event)
             CHECK_ST(mbp_move_boxes(&test_w, 2u, ab, to, NULL), MBP_OK);
             CHECK_ST(mbp_update(&test_w), MBP_OK);
             uint32_t nb, ne;
-            (void)mbp_begun(&test_w, &nb);
-            (void)mbp_ended(&test_w, &ne);
+            (void)test_begun(&test_w, &nb);
+            (void)test_ended(&test_w, &ne);
             CHECK_EQ(nb, 0);
             CHECK_EQ(ne, 0);
             CHECK_EQ(pair_count(), 1);

@@ -228,16 +228,16 @@ static bool sd_compare(uint32_t frame)
     }
     ok = ok && k == g_ncur;
     uint32_t nb, ne;
-    const mbp_pair *bg = mbp_begun(&test_w, &nb);
-    const mbp_pair *en = mbp_ended(&test_w, &ne);
+    const mbp_pair *bg = test_begun(&test_w, &nb);
+    const mbp_pair *en = test_ended(&test_w, &ne);
     uint32_t eb = minus(g_cur, g_ncur, g_prev, g_nprev, g_tmp);
     ok = ok && nb == eb;
-    for (uint32_t i = 0; ok && i < nb; i++) {
+    for (uint32_t i = 0; ok && bg != NULL && i < nb; i++) {
         ok = ((uint32_t)bg[i].a << 16 | bg[i].b) == g_tmp[i];
     }
     uint32_t ee = minus(g_prev, g_nprev, g_cur, g_ncur, g_tmp);
     ok = ok && ne == ee;
-    for (uint32_t i = 0; ok && i < ne; i++) {
+    for (uint32_t i = 0; ok && en != NULL && i < ne; i++) {
         ok = ((uint32_t)en[i].a << 16 | en[i].b) == g_tmp[i];
     }
     if (!ok) {

@@ -128,8 +128,8 @@ TEST(shift_origin_keeps_every_pair_without_an_event_and_the_backend_then_agrees_
         CHECK_ST(mbp_update(&test_w), MBP_OK);
         CHECK_ST(mbp_update(&test_w2), MBP_OK);
         uint32_t nb, ne;
-        (void)mbp_begun(&test_w, &nb);
-        (void)mbp_ended(&test_w, &ne);
+        (void)test_begun(&test_w, &nb);
+        (void)test_ended(&test_w, &ne);
         uint32_t ne0 = 0u; /* the pairs of body 0 ended; no other pair may */
         for (uint32_t k = 0; k < n0; k++) {
             ne0 += (g_k0[k] >> 16) == 0u ? 1u : 0u;
@@ -313,16 +313,16 @@ TEST(shift_origin_after_every_body_moved_in_the_frame_ends_exactly_the_pairs_the
         CHECK_ST(mbp_update(&test_w), MBP_OK);
         CHECK_ST(mbp_update(&test_w2), MBP_OK);
         uint32_t nb, ne, nb2, ne2;
-        (void)mbp_begun(&test_w, &nb);
-        (void)mbp_begun(&test_w2, &nb2);
-        const mbp_pair *e = mbp_ended(&test_w, &ne);
-        const mbp_pair *e2 = mbp_ended(&test_w2, &ne2);
+        (void)test_begun(&test_w, &nb);
+        (void)test_begun(&test_w2, &nb2);
+        const mbp_pair *e = test_ended(&test_w, &ne);
+        const mbp_pair *e2 = test_ended(&test_w2, &ne2);
         CHECK_EQ(nb, 0);
         CHECK_EQ(nb2, 0);
         CHECK_EQ(ne, n - 1u - n / 2u); /* (1, 2), (3, 4) ... */
         CHECK_EQ(ne, ne2);
         bool same = ne == ne2;
-        for (uint32_t k = 0; same && k < ne; k++) {
+        for (uint32_t k = 0; same && e != NULL && k < ne; k++) {
             same = e[k].a == e2[k].a && e[k].b == e2[k].b;
         }
         CHECK(same);

@@ -79,12 +79,12 @@ static uint32_t sorted_keys(mbp_world *w, uint32_t *keys)
 static bool same_events(bool begun)
 {
     uint32_t nt, nb;
-    const mbp_pair *et = begun ? mbp_begun(&test_w, &nt) : mbp_ended(&test_w, &nt);
-    const mbp_pair *eb = begun ? mbp_begun(&test_w2, &nb) : mbp_ended(&test_w2, &nb);
+    const mbp_pair *et = begun ? test_begun(&test_w, &nt) : test_ended(&test_w, &nt);
+    const mbp_pair *eb = begun ? test_begun(&test_w2, &nb) : test_ended(&test_w2, &nb);
     if (nt != nb) {
         return false;
     }
-    for (uint32_t k = 0; k < nt; k++) {
+    for (uint32_t k = 0; et != NULL && k < nt; k++) {
         if (et[k].a != eb[k].a || et[k].b != eb[k].b) {
             return false;
         }

@@ -15,6 +15,7 @@
 #                MBP_MAX_PAIRS doubled, minus ram_bytes, over MBP_MAX_PAIRS. That is the pair set
 #                (key, flag, hash index) and the event buffer (MBP_MAX_EVENTS follows
 #                MBP_MAX_PAIRS by default); the rest of the world does not depend on it.
+#   bytes_per_pair_no_events  the same with no event lists (MBP_MAX_EVENTS 0): the pair set alone
 #   ram_bytes_bench  sizeof(mbp_world) with make bench's capacities for this CPU: SIZE_BENCH is
 #                "<pairs per body> <grid entries per body>" (0: the default), "8 8" unless set
 #                (config/mbp_config_bench.h; the microbit's config/mbp_config_bench_m0.h is "8 0")
@@ -72,13 +73,19 @@ one() { # name "with-flags" backend cap "on backends"
     local pairs=$($NM -S -t d "$out/$tag-ram.o" | awk '/size_pairs/ { print $2 + 0 }')
     printf "$probe" | $CC $CFLAGS $defs -DMBP_MAX_PAIRS=$((2 * pairs)) -x c -c - -o "$out/$tag-ram2.o"
     local ram2=$($NM -S -t d "$out/$tag-ram2.o" | awk '/size_world_ram/ { print $2 + 0 }')
+    # Again with no event lists, at both capacities.
+    printf "$probe" | $CC $CFLAGS $defs -DMBP_MAX_EVENTS=0 -x c -c - -o "$out/$tag-ramn.o"
+    local ramn=$($NM -S -t d "$out/$tag-ramn.o" | awk '/size_world_ram/ { print $2 + 0 }')
+    printf "$probe" | $CC $CFLAGS $defs -DMBP_MAX_EVENTS=0 -DMBP_MAX_PAIRS=$((2 * pairs)) -x c -c - -o "$out/$tag-ramn2.o"
+    local ramn2=$($NM -S -t d "$out/$tag-ramn2.o" | awk '/size_world_ram/ { print $2 + 0 }')
     local bench="-DMBP_MAX_PAIRS=$((bench_pairs * cap))"
     [ "$bench_entries" -gt 0 ] && bench="$bench -DMBP_GRID_MAX_ENTRIES=$((bench_entries * cap))"
     printf "$probe" | $CC $CFLAGS $defs $bench -x c -c - -o "$out/$tag-ramb.o"
     local ramb=$($NM -S -t d "$out/$tag-ramb.o" | awk '/size_world_ram/ { print $2 + 0 }')
     local fl=$(( $(flash "$out/$tag.elf") - base ))
     echo "$name,$cpu,${dim}d_${scalar}_$cap,$fl,$ram,$(awk -v r="$ram" -v r2="$ram2" -v c="$cap" -v p="$pairs" \
-        'BEGIN { printf "%.1f,%.1f", r / c, (r2 - r) / p }'),$ramb" > "$out/$tag.row"
+        'BEGIN { printf "%.1f,%.1f", r / c, (r2 - r) / p }'),$ramb,$(awk -v r="$ramn" -v r2="$ramn2" -v p="$pairs" \
+        'BEGIN { printf "%.1f", (r2 - r) / p }')" > "$out/$tag.row"
 }
 
 with_only() { # backend -> -D flags with only it on

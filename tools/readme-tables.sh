@@ -122,8 +122,9 @@ readme_tables() {
     echo "that uses that backend, RAM = sizeof(mbp_world), whose pair set holds the default 2 pairs"
     echo "per body, and again with make bench's 8 pairs per body (and, on the M4, 8 grid entries);"
     echo "per pair = what one more pair of capacity costs, with the event lists (the default) and"
-    echo "without them (\`MBP_MAX_EVENTS 0\`, for firmware that reads only the pairs). Grid, hash and hgrid share one cell"
-    echo "engine, lib/mbp_cells*.c, hence their flash figures within bytes of each other; docs/bench.md):"
+    echo "without them (\`MBP_MAX_EVENTS 0\`, for firmware that reads only the pairs). Grid, hash and"
+    echo "hgrid share one cell engine, lib/mbp_cells*.c, hence their flash figures within bytes of each"
+    echo "other; docs/bench.md):"
     echo
     echo "| backend | target | config | flash bytes | RAM bytes | RAM bytes per body | RAM bytes per pair | RAM bytes per pair, no event lists | RAM bytes, 8 pairs per body (make bench) |"
     echo "|---|---|---|---:|---:|---:|---:|---:|---:|"

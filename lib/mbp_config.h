@@ -73,7 +73,8 @@
 
 /* Capacity of the pair set. Each pair of capacity costs 5 bytes (the pair and its flags), 3 bytes
  * of hash index (1.5 16-bit slots; 32-bit slots from 65535 pairs on: 6 bytes) and an event's 4
- * bytes (MBP_MAX_EVENTS follows it by default): 12 bytes in all, 15 from 65535 pairs on.
+ * bytes (MBP_MAX_EVENTS follows it by default): 12 bytes in all, 15 from 65535 pairs on; 4 bytes
+ * less with no event lists (MBP_MAX_EVENTS 0).
  * Within one update the set holds the pairs of the previous frame and the pairs that begin in
  * this one; when it is full, mbp_update() returns MBP_E_PAIRS_FULL and counts the lost pairs. */
 #ifndef MBP_MAX_PAIRS

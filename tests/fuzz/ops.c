@@ -9,6 +9,7 @@
  * INT32_MIN) or 32 raw bits.
  */
 #include "ops.h"
+#include "../test_events.h" /* test_begun(), test_ended() */
 #include "mbp_internal.h" /* mbp__sort_pairs: the library's heap sort, no qsort on the targets */
 
 typedef struct {

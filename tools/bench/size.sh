@@ -61,27 +61,32 @@ sources() { # "on backends" -> sources
     echo "$src"
 }
 
+# The world, and an array of MBP_MAX_PAIRS bytes that says what the default pairs are.
+probe='#include "mbp.h"\nmbp_world size_world_ram;\nunsigned char size_pairs[MBP_MAX_PAIRS];\n'
+
+ram_of() { # object defs... -> sizeof(mbp_world) built with defs (the object is kept)
+    local o=$1
+    shift
+    printf "$probe" | $CC $CFLAGS "$@" -x c -c - -o "$o" || return 1
+    $NM -S -t d "$o" | awk '/size_world_ram/ { print $2 + 0 }'
+}
+
 one() { # name "with-flags" backend cap "on backends"
     local name=$1 with=$2 be=$3 cap=$4 tag="$1-$4"
     local defs="-DMBP_DIM=$dim -DMBP_SCALAR=$scalar_def -DMBP_MAX_BODIES=$cap $with"
     $CC $CFLAGS $defs -DSIZE_BACKEND=$be tools/bench/size_probe.c $(sources "$5") $portsrc \
         $LDFLAGS -Wl,--defsym=size_world=0x20000000 $LDLIBS -o "$out/$tag.elf"
-    # The world, and an array of MBP_MAX_PAIRS bytes that says what the default pairs are.
-    local probe='#include "mbp.h"\nmbp_world size_world_ram;\nunsigned char size_pairs[MBP_MAX_PAIRS];\n'
-    printf "$probe" | $CC $CFLAGS $defs -x c -c - -o "$out/$tag-ram.o"
-    local ram=$($NM -S -t d "$out/$tag-ram.o" | awk '/size_world_ram/ { print $2 + 0 }')
-    local pairs=$($NM -S -t d "$out/$tag-ram.o" | awk '/size_pairs/ { print $2 + 0 }')
-    printf "$probe" | $CC $CFLAGS $defs -DMBP_MAX_PAIRS=$((2 * pairs)) -x c -c - -o "$out/$tag-ram2.o"
-    local ram2=$($NM -S -t d "$out/$tag-ram2.o" | awk '/size_world_ram/ { print $2 + 0 }')
+    # Declared apart from their assignment, so that a failed build stops the script (set -e).
+    local ram pairs ram2 ramn ramn2 ramb
+    ram=$(ram_of "$out/$tag-ram.o" $defs)
+    pairs=$($NM -S -t d "$out/$tag-ram.o" | awk '/size_pairs/ { print $2 + 0 }')
+    ram2=$(ram_of "$out/$tag-ram2.o" $defs -DMBP_MAX_PAIRS=$((2 * pairs)))
     # Again with no event lists, at both capacities.
-    printf "$probe" | $CC $CFLAGS $defs -DMBP_MAX_EVENTS=0 -x c -c - -o "$out/$tag-ramn.o"
-    local ramn=$($NM -S -t d "$out/$tag-ramn.o" | awk '/size_world_ram/ { print $2 + 0 }')
-    printf "$probe" | $CC $CFLAGS $defs -DMBP_MAX_EVENTS=0 -DMBP_MAX_PAIRS=$((2 * pairs)) -x c -c - -o "$out/$tag-ramn2.o"
-    local ramn2=$($NM -S -t d "$out/$tag-ramn2.o" | awk '/size_world_ram/ { print $2 + 0 }')
+    ramn=$(ram_of "$out/$tag-ramn.o" $defs -DMBP_MAX_EVENTS=0)
+    ramn2=$(ram_of "$out/$tag-ramn2.o" $defs -DMBP_MAX_EVENTS=0 -DMBP_MAX_PAIRS=$((2 * pairs)))
     local bench="-DMBP_MAX_PAIRS=$((bench_pairs * cap))"
     [ "$bench_entries" -gt 0 ] && bench="$bench -DMBP_GRID_MAX_ENTRIES=$((bench_entries * cap))"
-    printf "$probe" | $CC $CFLAGS $defs $bench -x c -c - -o "$out/$tag-ramb.o"
-    local ramb=$($NM -S -t d "$out/$tag-ramb.o" | awk '/size_world_ram/ { print $2 + 0 }')
+    ramb=$(ram_of "$out/$tag-ramb.o" $defs $bench)
     local fl=$(( $(flash "$out/$tag.elf") - base ))
     echo "$name,$cpu,${dim}d_${scalar}_$cap,$fl,$ram,$(awk -v r="$ram" -v r2="$ram2" -v c="$cap" -v p="$pairs" \
         'BEGIN { printf "%.1f,%.1f", r / c, (r2 - r) / p }'),$ramb,$(awk -v r="$ramn" -v r2="$ramn2" -v p="$pairs" \

@@ -273,14 +273,24 @@ HOT bool sort_axis_in(run *r, int k, uint32_t budget)
     bool ok = true;
     x.val[end] = V_LEFT; /* for this pass, the sentinel stops the scan for the next endpoint */
     for (;;) {
+        /* The scan for the next endpoint out of order, two at a time (w and v take turns as the
+         * larger value: no copy between them). Ends with v at p and w at p - 1. */
         mbp_sap_val w = x.val[p], v;
         for (;;) {
-            p++;
-            v = x.val[p];
+            v = x.val[p + 1u];
             if (!(v > w)) {
+                p++;
                 break;
             }
-            w = v;
+            w = x.val[p + 2u];
+            if (!(w > v)) {
+                p += 2u;
+                mbp_sap_val t = v;
+                v = w;
+                w = t;
+                break;
+            }
+            p += 2u;
         }
         if (p == end) {
             break;

@@ -54,8 +54,6 @@ HOT void axis_of(mbp_sap_state *s, int k, axis *x)
 HOT uint32_t slide_to(const axis *x, mbp__sink *out, uint32_t *tests, uint32_t p, uint32_t e,
                       mbp_sap_val v, bool up)
 {
-    uint32_t lo[MBP_DIM - 1], hi[MBP_DIM - 1];
-    mbp__sap_span(x->other, e, lo, hi);
     bool begins = ((e & 1u) != 0u) == up;
     for (;;) {
         uint32_t q = up ? p + 1u : p - 1u;
@@ -68,6 +66,10 @@ HOT uint32_t slide_to(const axis *x, mbp__sink *out, uint32_t *tests, uint32_t p
         x->id[p] = (mbp_sap_idx)f;
         x->pos[f] = (mbp_sap_idx)p;
         if (((f ^ e) & 1u) != 0u) {
+            /* e's positions on the other axes, loaded here: most slides pass no endpoint of
+             * the other kind, and the loop has no registers to spare for them. */
+            uint32_t lo[MBP_DIM - 1], hi[MBP_DIM - 1];
+            mbp__sap_span(x->other, e, lo, hi);
             (*tests)++;
             bool in = mbp__sap_meets(x->other, lo, hi, f);
             if (in && begins) {

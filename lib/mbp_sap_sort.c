@@ -365,11 +365,13 @@ bool mbp__sap_sort_moved(run *r, uint32_t budget)
                 update_axis(r, s, k, i, a, s->val[k][a], lo[k], hi[k]);
             }
         }
-        if (r->swaps > budget || r->out->ps->lost != 0u) {
+        if (r->swaps > budget) {
             return true;
         }
     }
-    return false;
+    /* A lost candidate is checked once, here: the bodies after it sort as usual (the sink
+     * counts what it cannot keep), and the rebuild that follows recounts every pair. */
+    return r->out->ps->lost != 0u;
 }
 
 /* Many moved: every new value written, then one pass per axis (O(n + swaps)); the jumpers

@@ -158,6 +158,47 @@ TEST(bp_sap_a_full_pair_set_counts_the_lost_pairs_and_rebuilds_until_they_fit)
     CHECK_EQ(g_bp.ps.count, 2); /* (0, 1) and (1, 2) */
 }
 
+/* Few bodies moved (each sorted on its own): the first joins a pile that fills the pair set, so
+ * its new pairs do not all fit; the second, listed after it, still sorts into place and touches
+ * its neighbour. The rebuild that follows counts exactly the pairs it could not store, and once
+ * both are back in the row the next update finds every pair. */
+TEST(bp_sap_few_movers_one_overflowing_the_pair_set_rebuild_and_count_exactly)
+{
+    uint32_t k = test_pile_that_fits(); /* k bodies on one spot fit, k + 1 do not */
+    uint32_t n = (uint32_t)MBP_MAX_BODIES - k < ROW_N ? (uint32_t)MBP_MAX_BODIES - k : ROW_N;
+    if (k + n <= 16u || n < 3u) {
+        return; /* this build cannot hold a pile and a row of few-moved size */
+    }
+    sap_start(32u, 12u);
+    mbp_aabb spot = box2((int32_t)(3u * n + 10u), 0, (int32_t)(3u * n + 12u), 2);
+    for (uint32_t i = 0; i < k; i++) {
+        CHECK_ST(bp_add(&g_bp, (uint16_t)i, &spot), MBP_OK);
+    }
+    for (uint32_t j = 0; j < n; j++) { /* the row: bodies k .. k + n - 1 */
+        mbp_aabb b = row_box(j);
+        CHECK_ST(bp_add(&g_bp, (uint16_t)(k + j), &b), MBP_OK);
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_bp.lost_last, 0);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    uint32_t rebuilds = g_sap.rebuilds;
+    move_to(k, spot); /* k new pairs: the set overflows */
+    uint32_t last = k + n - 1u;
+    move_to(last, box2((int32_t)(3u * n - 4u), 0, (int32_t)(3u * n - 1u), 2)); /* touches last - 1 */
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.batch_last, 0);
+    CHECK_EQ(g_sap.rebuilds, rebuilds + 1u);
+    CHECK_EQ(g_bp.ps.count, MBP_MAX_PAIRS);
+    CHECK_EQ(g_bp.lost_last, (k + 1u) * k / 2u + 1u - (uint32_t)MBP_MAX_PAIRS);
+    move_to(k, row_box(0u)); /* both back to their places: the pile alone fits */
+    move_to(last, row_box(n - 1u));
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_bp.lost_last, 0);
+    CHECK_EQ(g_sap.incomplete, 0);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+    CHECK_EQ(g_bp.ps.count, k * (k - 1u) / 2u);
+}
+
 /* One body grows over the whole row: its max is sifted (not a jump: its min stays), past more
  * endpoints than a budget of one swap a body allows, so the update rebuilds. */
 TEST(bp_sap_one_body_passing_more_endpoints_than_the_budget_rebuilds_the_update)

@@ -16,6 +16,9 @@
 #   make bench-replay-m4         only their cut-down on mps2-an386 (QEMU; part of make bench):
 #                                appends to build/bench/mps2-an386.rows
 #   make size                    flash and RAM per backend, Cortex-M0 and M4: build/size.csv
+#   make profile-m4 [PROFILE_BACKEND=sap] [PROFILE_SCENE=sparse]
+#                                instructions per frame of each function on mps2-an386 (QEMU's
+#                                execution log): build/profile-<backend>-<scene>-<n>.txt
 #   make bench-shapes            instructions per shape test on Cortex-M4 and M0 (QEMU) and the
 #                                flash and RAM of each shape option; rewrites docs/shapes.md's
 #                                figures (tools/bench/shapes.sh)
@@ -96,7 +99,29 @@ test-bench-build: build/bench/host-$(lastword $(BENCH_HOST_NS))/bench build/benc
 	  BUILD_DIR=build/bench/n$(lastword $(BENCH_M4_NS)) MBP_CONFIG=bench bench-image
 	@$(MAKE) --no-print-directory -s TARGET=microbit BENCH_N=$(lastword $(BENCH_M0_NS)) \
 	  BUILD_DIR=build/bench/n$(lastword $(BENCH_M0_NS)) MBP_CONFIG=bench_m0 bench-image
-	@echo "bench-build: 4 passed, 0 failed"
+	@$(MAKE) --no-print-directory -s TARGET=mps2-an386 BENCH_N=$(PROFILE_N) \
+	  BUILD_DIR=build/profile/build-check MBP_CONFIG=bench \
+	  PROFILE_DEFS="-DPROFILE_BACKEND=MBP_SAP -DPROFILE_SCENE=SCENE_SPARSE -DPROFILE_FRAMES=2u" \
+	  profile-image
+	@echo "bench-build: 5 passed, 0 failed"
+
+# ---- make profile-m4: where a frame's instructions go, function by function ----
+# One backend on one generated scene on mps2-an386 (QEMU, one instruction a translation block,
+# the execution log counted by address): instructions per frame of each function over frames
+# PROFILE_FRAMES_FROM..PROFILE_FRAMES_TO (tools/bench/profile.sh, docs/bench.md). Backend and
+# scene are named as in make bench's table.
+PROFILE_BACKEND ?= sap
+PROFILE_SCENE ?= sparse
+PROFILE_N ?= 256
+PROFILE_FRAMES_FROM ?= 30
+PROFILE_FRAMES_TO ?= 60
+.PHONY: profile-m4
+profile-m4:
+	@if [ "$(HAVE_CROSS)" != yes ]; then \
+	  echo "profile-m4: needs arm-none-eabi-gcc and qemu-system-arm (make deps)"; exit 1; fi
+	@tools/bench/profile.sh $(PROFILE_BACKEND) $(PROFILE_SCENE) $(PROFILE_N) \
+	  $(PROFILE_FRAMES_FROM) $(PROFILE_FRAMES_TO) \
+	  build/profile-$(PROFILE_BACKEND)-$(PROFILE_SCENE)-$(PROFILE_N).txt
 
 # ---- make scenes: the recorded scenes, from Box2D 2.4.1 (tools/bench/record/record.cpp) ----
 # Made, not committed (26 MB compressed): Box2D is deterministic for one build, so Debian's
@@ -285,6 +310,15 @@ $(CROSS_BUILD)/bench.elf: $(call cross_objs,$(LIB_SRC) $(BENCH_SRC)) $(CROSS_POR
 bench-image: $(CROSS_BUILD)/bench.elf
 bench-run:
 	@$(call cross_run,$(CROSS_BUILD)/bench.elf,$(BENCH_QEMU_TIMEOUT))
+
+# make profile-m4's program: tools/bench/profile.sh sets PROFILE_DEFS (backend, scene, frames),
+# each set in a BUILD_DIR of its own (the objects do not depend on the flags).
+CROSS_CFLAGS += $(PROFILE_DEFS)
+$(CROSS_BUILD)/profile.elf: $(call cross_objs,$(LIB_SRC) tools/bench/scene.c tools/bench/profile.c) \
+    $(CROSS_PORT_OBJS)
+	$(cross_link)
+.PHONY: profile-image
+profile-image: $(CROSS_BUILD)/profile.elf
 
 # A recorded scene's cut-down (bench-replay-m4): BENCH_REPLAY_TABLE names its table.
 ifneq ($(BENCH_REPLAY_TABLE),)

@@ -214,18 +214,7 @@ static bool run_once(bench_source *s, const be_info *be, run_mode mode, uint64_t
             }
         }
         for (uint32_t j = 0; j < m && !moves_only; j++) {
-            const bench_op *o = &ops[j];
-            mbp_status r;
-            if (o->kind == BENCH_ADD && o->id < s->statics) {
-                r = mbp_add_static_box(&g_w, &o->box, o->id, &g_h[o->id]);
-            } else if (o->kind == BENCH_ADD) {
-                r = mbp_add_box(&g_w, &o->box, o->id, &g_h[o->id]);
-            } else if (o->kind == BENCH_MOVE) {
-                r = mbp_move_box(&g_w, g_h[o->id], &o->box);
-            } else {
-                r = mbp_remove(&g_w, g_h[o->id]);
-                g_h[o->id].slot1 = 0u;
-            }
+            mbp_status r = bench_apply_op(&g_w, s, g_h, &ops[j]);
             if (r != MBP_OK) {
                 bad = r;
             }

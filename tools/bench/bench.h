@@ -55,6 +55,11 @@ typedef enum {
 /* Sets up *s for scene sc with n bodies (n <= MBP_MAX_BODIES). */
 void scene_make(bench_source *s, bench_scene sc, uint32_t n);
 
+/* Applies operation o of source s to w, with h[id] the handle of body id (set by an add, cleared
+ * by a remove): an add of an id below s->statics adds a static body. The call's status (scene.c).
+ */
+mbp_status bench_apply_op(mbp_world *w, const bench_source *s, mbp_body *h, const bench_op *o);
+
 /* Runs every compiled backend on s (brute force first, as the reference) and prints one
  * "CSV,..." line per backend (bench.c). */
 void bench_source_run(bench_source *s);

@@ -494,3 +494,19 @@ void bench_params(mbp_params *p, mbp_backend b, const bench_source *s)
 #endif
     (void)s;
 }
+
+mbp_status bench_apply_op(mbp_world *w, const bench_source *s, mbp_body *h, const bench_op *o)
+{
+    if (o->kind == BENCH_ADD && o->id < s->statics) {
+        return mbp_add_static_box(w, &o->box, o->id, &h[o->id]);
+    }
+    if (o->kind == BENCH_ADD) {
+        return mbp_add_box(w, &o->box, o->id, &h[o->id]);
+    }
+    if (o->kind == BENCH_MOVE) {
+        return mbp_move_box(w, h[o->id], &o->box);
+    }
+    mbp_status st = mbp_remove(w, h[o->id]);
+    h[o->id].slot1 = 0u;
+    return st;
+}

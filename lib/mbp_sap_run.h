@@ -103,8 +103,8 @@ MBP__HOT void mbp__sap_span(const mbp_sap_idx *const *other, uint32_t e, uint32_
 }
 
 /* True when the body of endpoint f (either of its two) has endpoint positions that overlap
- * lo..hi on each axis of other (the positions of the body it meets there, loaded once by a loop
- * that tests it against many). */
+ * lo..hi on each axis of other (the positions of the body it meets there, from
+ * mbp__sap_span()). */
 MBP__HOT bool mbp__sap_meets(const mbp_sap_idx *const *other, const uint32_t *lo,
                              const uint32_t *hi, uint32_t f)
 {

@@ -49,8 +49,8 @@ HOT void axis_of(mbp_sap_state *s, int k, axis *x)
 /* Endpoint e, at position p of axis x, takes the value v and moves into place, down (or up when
  * up), past the endpoints that sort after (before) it; returns its new position. A min and a max
  * swapping change the overlap of their bodies on this axis: when the bodies overlap on the others
- * (positions only: e's loaded once), the pair begins (a min passing a max downwards, or a max
- * passing a min upwards) or ends (the other two). The sentinels stop it. */
+ * (positions only, e's loaded at each such swap), the pair begins (a min passing a max down, or
+ * a max passing a min upwards) or ends (the other two). The sentinels stop it. */
 HOT uint32_t slide_to(const axis *x, mbp__sink *out, uint32_t *tests, uint32_t p, uint32_t e,
                       mbp_sap_val v, bool up)
 {

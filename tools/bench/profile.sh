@@ -20,6 +20,13 @@ if [ "$f2" -le "$f1" ]; then
     echo "profile: PROFILE_FRAMES_TO ($f2) must be above PROFILE_FRAMES_FROM ($f1)" >&2
     exit 2
 fi
+case " brute sweep sap grid hash hgrid tree quadtree " in *" $be "*) ;; *)
+    echo "profile: no backend '$be' (brute sweep sap grid hash hgrid tree quadtree)" >&2; exit 2 ;;
+esac
+case " sparse dense cluster teleport static calm mixed level smash " in *" $scene "*) ;; *)
+    echo "profile: no scene '$scene' (sparse dense cluster teleport static calm mixed level smash)" >&2
+    exit 2 ;;
+esac
 BE=$(echo "$be" | tr a-z A-Z) SC=$(echo "$scene" | tr a-z A-Z)
 dir=build/profile/$be-$scene-n$n
 mkdir -p "$dir"
@@ -33,12 +40,18 @@ count() { # frames -> $dir/f<frames>.fn: "function count" for one run
     elf=$(find "$bd" -name profile.elf | head -1)
     arm-none-eabi-nm -S --defined-only "$elf" |
         awk 'NF == 4 && $3 ~ /^[tT]$/ { print $1, $2, $4 }' > "$dir/f$f.sym"
-    # The trace's lines: "Trace 0: 0x<host> [<flags>/<pc>/<flags>/<flags>] <symbol>".
+    # The trace's lines: "Trace 0: 0x<host> [<flags>/<pc>/<flags>/<flags>] <symbol>". The
+    # program's exit status is QEMU's (semihosting): a failed operation must not pass as a profile.
+    set -o pipefail
     timeout 600 qemu-system-arm -M mps2-an386 -nographic -monitor none -serial none \
         -semihosting-config enable=on,target=native -icount shift=3 -singlestep \
         -d exec,nochain -D /dev/stdout -kernel "$elf" </dev/null 2>/dev/null |
         awk '$1 == "Trace" { split($4, a, "/"); c[a[2]]++ } END { for (k in c) print k, c[k] }' \
-        > "$dir/f$f.pc"
+        > "$dir/f$f.pc" || {
+        echo "profile: $elf failed under QEMU (exit $?): an operation or an update of the scene failed" >&2
+        exit 1
+    }
+    set +o pipefail
     if [ ! -s "$dir/f$f.pc" ]; then
         echo "profile: no trace from $elf (does this QEMU take -singlestep and -d exec?)" >&2
         exit 1

@@ -197,12 +197,7 @@ static bool run_once(bench_source *s, const be_info *be, run_mode mode, uint64_t
         uint32_t m;
         const bench_op *ops = s->frame(s, f, &m);
         mbp_status bad = MBP_OK;
-        bool moves_only = m <= (uint32_t)MBP_MAX_BODIES;
-        for (uint32_t j = 0; j < m && moves_only; j++) {
-            moves_only = ops[j].kind == BENCH_MOVE;
-            g_mh[j] = g_h[ops[j].id];
-            g_mbox[j] = ops[j].box;
-        }
+        bool moves_only = bench_gather_moves(ops, m, g_h, g_mh, g_mbox);
 
         uint32_t t0 = mbp_port_counter();
         if (moves_only) {

@@ -55,6 +55,12 @@ typedef enum {
 /* Sets up *s for scene sc with n bodies (n <= MBP_MAX_BODIES). */
 void scene_make(bench_source *s, bench_scene sc, uint32_t n);
 
+/* True when the frame's m operations ops are all moves and fit arrays of MBP_MAX_BODIES: then
+ * mh[j] and mbox[j] (room for MBP_MAX_BODIES each) hold the j-th move's handle (from h, by id) and
+ * box, as an application keeps them for mbp_move_boxes() (scene.c). */
+bool bench_gather_moves(const bench_op *ops, uint32_t m, const mbp_body *h, mbp_body *mh,
+                        mbp_aabb *mbox);
+
 /* Applies operation o of source s to w, with h[id] the handle of body id (set by an add, cleared
  * by a remove): an add of an id below s->statics adds a static body. The call's status (scene.c).
  */

@@ -21,21 +21,15 @@
 #endif
 
 static mbp_world g_w;
-static mbp_body g_h[BENCH_N];   /* by the scene's id */
-static mbp_body g_mh[BENCH_N];  /* a moves-only frame, as an application keeps it */
-static mbp_aabb g_mbox[BENCH_N];
+static mbp_body g_h[MBP_MAX_BODIES];   /* by the scene's id */
+static mbp_body g_mh[MBP_MAX_BODIES];  /* a moves-only frame, as an application keeps it */
+static mbp_aabb g_mbox[MBP_MAX_BODIES];
 static bench_source g_s;
 
 /* Frame f's operations, applied one by one; false when one fails. */
 static bool apply(const bench_op *ops, uint32_t m)
 {
-    bool moves_only = true;
-    for (uint32_t j = 0; j < m && moves_only; j++) {
-        moves_only = ops[j].kind == BENCH_MOVE;
-        g_mh[j] = g_h[ops[j].id];
-        g_mbox[j] = ops[j].box;
-    }
-    if (moves_only) {
+    if (bench_gather_moves(ops, m, g_h, g_mh, g_mbox)) {
         return mbp_move_boxes(&g_w, m, g_mh, g_mbox, NULL) == MBP_OK;
     }
     for (uint32_t j = 0; j < m; j++) {

@@ -14,7 +14,7 @@
 #
 # Writes <out> (function, instructions per frame, largest first; a LIBRARY line, mbp's functions
 # alone, and a TOTAL line, with the scene's generator and the driver) and prints its first lines.
-set -eu
+set -euo pipefail # QEMU's exit status is the program's (semihosting): a failed run stops here
 be=$1 scene=$2 n=$3 f1=$4 f2=$5 out=$6
 if [ "$f2" -le "$f1" ]; then
     echo "profile: PROFILE_FRAMES_TO ($f2) must be above PROFILE_FRAMES_FROM ($f1)" >&2
@@ -40,9 +40,8 @@ count() { # frames -> $dir/f<frames>.fn: "function count" for one run
     elf=$(find "$bd" -name profile.elf | head -1)
     arm-none-eabi-nm -S --defined-only "$elf" |
         awk 'NF == 4 && $3 ~ /^[tT]$/ { print $1, $2, $4 }' > "$dir/f$f.sym"
-    # The trace's lines: "Trace 0: 0x<host> [<flags>/<pc>/<flags>/<flags>] <symbol>". The
-    # program's exit status is QEMU's (semihosting): a failed operation must not pass as a profile.
-    set -o pipefail
+    # The trace's lines: "Trace 0: 0x<host> [<flags>/<pc>/<flags>/<flags>] <symbol>". A failed
+    # operation must not pass as a profile: QEMU exits with the program's status.
     timeout 600 qemu-system-arm -M mps2-an386 -nographic -monitor none -serial none \
         -semihosting-config enable=on,target=native -icount shift=3 -singlestep \
         -d exec,nochain -D /dev/stdout -kernel "$elf" </dev/null 2>/dev/null |
@@ -51,7 +50,6 @@ count() { # frames -> $dir/f<frames>.fn: "function count" for one run
         echo "profile: $elf failed under QEMU (exit $?): an operation or an update of the scene failed" >&2
         exit 1
     }
-    set +o pipefail
     if [ ! -s "$dir/f$f.pc" ]; then
         echo "profile: no trace from $elf (does this QEMU take -singlestep and -d exec?)" >&2
         exit 1

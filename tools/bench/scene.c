@@ -495,6 +495,18 @@ void bench_params(mbp_params *p, mbp_backend b, const bench_source *s)
     (void)s;
 }
 
+bool bench_gather_moves(const bench_op *ops, uint32_t m, const mbp_body *h, mbp_body *mh,
+                        mbp_aabb *mbox)
+{
+    bool moves_only = m <= (uint32_t)MBP_MAX_BODIES;
+    for (uint32_t j = 0; j < m && moves_only; j++) {
+        moves_only = ops[j].kind == BENCH_MOVE;
+        mh[j] = h[ops[j].id];
+        mbox[j] = ops[j].box;
+    }
+    return moves_only;
+}
+
 mbp_status bench_apply_op(mbp_world *w, const bench_source *s, mbp_body *h, const bench_op *o)
 {
     if (o->kind == BENCH_ADD && o->id < s->statics) {

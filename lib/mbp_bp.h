@@ -228,6 +228,10 @@ void mbp__sink_begin(mbp__sink *out, uint16_t a, uint16_t b);
 void mbp__sink_begin_met(mbp__sink *out, uint16_t a, uint16_t b);
 /* Pair (a, b) stopped being a candidate (incremental backends). */
 void mbp__sink_end(mbp__sink *out, uint16_t a, uint16_t b);
+/* Every stored candidate with a moved body (MBP__DIRTY) stops being one, as mbp__sink_end() would
+ * end it, unless begun again in this update: for a backend that finds a moved body's candidates
+ * anew (brute force) but not those it lost. Call it before any begin. O(stored pairs). */
+void mbp__sink_end_moved(mbp__sink *out);
 /* For a backend that gives up on an incremental update and runs a full frame instead: forgets
  * the candidates begun in this update (they were no pairs before, so no event depends on them). */
 void mbp__sink_drop_new(mbp__sink *out);

@@ -1,14 +1,59 @@
 /* SPDX-License-Identifier: MIT */
 /* mbp_brute.c: brute force, the reference backend.
  *
- * Every pair of active bodies is tested, every frame: n(n-1)/2 box tests, no state, no RAM, and
- * nothing to go wrong. It is the oracle the other backends are checked against, and for a dozen
- * bodies it is also the fastest. Cost per frame O(n^2); queries O(n).
+ * Every pair of active bodies is tested: n(n-1)/2 box tests, no state, no RAM, and nothing to go
+ * wrong. For a dozen bodies it is also the fastest. When at most half the bodies moved since the
+ * last update, only the pairs with a moved body can have changed: each moved body is tested
+ * against every other one instead, and the frame costs O(moved * n + stored pairs); a frame where
+ * nothing moved costs nothing. Otherwise, or when the last update could not store every pair,
+ * the whole O(n^2) frame. (Measured on the M4, make bench: with every body moving, the whole frame
+ * costs about 28 instructions a pair tested and the incremental one 39, with its pair-set probes;
+ * at half moving they are about even.) Queries O(n).
  */
 #include "mbp_bp.h"
 
+/* Few moved: the stored pairs with a moved body end, then each moved body a is tested against
+ * every other body (a pair of two moved bodies once, from the lower index), and a pair that
+ * overlaps, by the exact test of a full frame (mbp__volumes_meet()), begins again: so, as in a
+ * full frame, only overlapping pairs take room. */
+static uint32_t brute_moved(const mbp__bodies *v, mbp__sink *out)
+{
+    uint32_t tests = 0u;
+    if (v->moved_count == 0u) {
+        return 0u; /* nothing changed (removed bodies' pairs are the world's to end) */
+    }
+    mbp__sink_end_moved(out);
+    const uint8_t *flags = v->flags;
+    const mbp_aabb *boxes = v->box;
+    uint32_t high = v->high;
+    for (uint32_t d = 0u; d < v->moved_count; d++) {
+        uint16_t a = v->moved[d];
+        if (!mbp__in(v, a)) {
+            continue;
+        }
+        const mbp_aabb box = boxes[a];
+        for (uint32_t b = 0u; b < high; b++) {
+            uint32_t f = flags[b];
+            /* b in use; a moved b only above a (b == a is moved) */
+            if ((f & (MBP__LIVE | MBP__DYING)) != MBP__LIVE || ((f & MBP__DIRTY) != 0u && b <= a)) {
+                continue;
+            }
+            tests++;
+            if (mbp__boxes_meet(&box, &boxes[b]) &&
+                mbp__volumes_meet_if(&out->vol, a, (uint16_t)b, true)) {
+                mbp__sink_begin(out, a, (uint16_t)b);
+            }
+        }
+    }
+    return tests;
+}
+
 mbp_status mbp__brute_update(const mbp__bodies *v, mbp__sink *out)
 {
+    if (2u * v->moved_count <= v->live && !mbp__sink_overflowed(out)) {
+        out->tests = brute_moved(v, out);
+        return MBP_OK;
+    }
     uint32_t tests = 0u;
     mbp__sink_full_frame(out, false);
     for (uint16_t a = 0; a < v->high; a++) {

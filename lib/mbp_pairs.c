@@ -303,6 +303,29 @@ void mbp__sink_end(mbp__sink *out, uint16_t a, uint16_t b)
     }
 }
 
+void mbp__sink_end_moved(mbp__sink *out)
+{
+    mbp_pairset *ps = out->ps;
+    const uint8_t *flags = out->vol.flags;
+    for (uint32_t k = 0; k < ps->count;) {
+        mbp_pair p = ps->pair[k];
+        uint8_t f = ps->flag[k];
+        if ((((uint32_t)flags[p.a] | flags[p.b]) & MBP__DIRTY) == 0u || (f & MBP__CAND) == 0u) {
+            k++;
+            continue;
+        }
+        ps->touched = 1u;
+        if ((f & MBP__PREV) == 0u) {
+            mbp__pairs_remove_at(ps, k); /* the last entry moves to k: look at k again */
+        } else {
+            ps->flag[k] = (uint8_t)(f & ~MBP__CAND); /* the world's update ends it */
+            ps->dropped = 1u;
+            log_change(ps, mbp__key(p.a, p.b));
+            k++;
+        }
+    }
+}
+
 void mbp__sink_drop_new(mbp__sink *out)
 {
     mbp_pairset *ps = out->ps;

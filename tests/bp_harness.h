@@ -35,6 +35,7 @@ typedef struct bp_h {
     uint16_t high;
     uint16_t live;
     uint32_t lost_last;
+    uint32_t tests; /* the last update's box tests (mbp__sink's tests) */
     uint32_t rng;
     mbp_pairset ps;
 } bp_h;
@@ -140,6 +141,7 @@ static mbp_status bp_update(bp_h *h)
     mbp__bodies v = bp_view(h);
     mbp__sink out = {ps, bp_volumes(h), h->lost_last, 0u};
     mbp_status st = BP_UPDATE(&v, &out);
+    h->tests = out.tests;
     for (uint32_t k = 0; k < ps->count;) {
         uint16_t a = ps->pair[k].a, b = ps->pair[k].b;
         if ((ps->flag[k] & MBP__CAND) == 0u || !mbp__in(&v, a) || !mbp__in(&v, b)) {

@@ -88,3 +88,44 @@ TEST(sink_ending_a_candidate_twice_in_one_update_logs_it_once_and_keeps_it_for_i
     CHECK_EQ(g_ps.dropped, 1);
     CHECK_EQ(g_ps.touched, 1);
 }
+
+/* mbp__sink_end_moved() (brute force's few-moved update): of the stored candidates, those with a
+ * moved body end: one that overlapped in the last update is kept and logged for its end event, one
+ * that did not (a candidate only) leaves at once, its place taken by the last entry, which is then
+ * looked at too. Pairs of bodies that did not move, and pairs no longer candidates, stay as they
+ * are. */
+TEST(sink_end_moved_ends_the_candidates_of_moved_bodies_only)
+{
+    static uint8_t flags[8];
+    for (uint32_t i = 0; i < 8u; i++) {
+        flags[i] = MBP__LIVE;
+    }
+    flags[2] |= MBP__DIRTY;
+    flags[6] |= MBP__DIRTY;
+    const uint8_t seen = (uint8_t)(MBP__CAND | MBP__HIT | MBP__PREV);
+    mbp__pairs_clear(&g_ps);
+    CHECK_EQ(mbp__pairs_insert(&g_ps, mbp__key(0u, 1u), seen), 0);        /* stays */
+    CHECK_EQ(mbp__pairs_insert(&g_ps, mbp__key(1u, 2u), MBP__CAND), 1);   /* leaves */
+    CHECK_EQ(mbp__pairs_insert(&g_ps, mbp__key(2u, 3u), seen), 2);        /* ends, kept */
+    CHECK_EQ(mbp__pairs_insert(&g_ps, mbp__key(4u, 6u), MBP__PREV), 3);   /* not a candidate */
+    CHECK_EQ(mbp__pairs_insert(&g_ps, mbp__key(5u, 6u), MBP__CAND), 4);   /* leaves, moved to 1 */
+    mbp__sink out;
+    out.ps = &g_ps;
+    out.vol.flags = flags;
+    out.lost_last = 0u;
+    out.tests = 0u;
+    mbp__sink_end_moved(&out);
+    CHECK_EQ(g_ps.count, 3);
+    CHECK(mbp__pairs_find(&g_ps, mbp__key(1u, 2u)) < 0);
+    CHECK(mbp__pairs_find(&g_ps, mbp__key(5u, 6u)) < 0);
+    int32_t k = mbp__pairs_find(&g_ps, mbp__key(0u, 1u));
+    CHECK(k >= 0 && g_ps.flag[k] == seen);
+    k = mbp__pairs_find(&g_ps, mbp__key(2u, 3u));
+    CHECK(k >= 0 && g_ps.flag[k] == (uint8_t)(MBP__HIT | MBP__PREV));
+    k = mbp__pairs_find(&g_ps, mbp__key(4u, 6u));
+    CHECK(k >= 0 && g_ps.flag[k] == MBP__PREV);
+    CHECK_EQ(g_ps.log_count, 1);
+    CHECK_EQ(g_ps.log[0], mbp__key(2u, 3u));
+    CHECK_EQ(g_ps.dropped, 1);
+    CHECK_EQ(g_ps.touched, 1);
+}

@@ -273,4 +273,50 @@ static uint32_t bp_random_run(bp_h *h, uint32_t seed, uint32_t n, uint32_t frame
     return wrong;
 }
 
+#ifdef BP_CALM
+/* (For a backend whose few-moved update tests each moved body against other bodies only: the
+ * test file defines BP_CALM.) A calm scene: n bodies, then frames updates in each of which 1 to 3 bodies move (small steps,
+ * teleports, and boxes growing to several times the usual size: a large body widens the scans of
+ * a window-based update); every update checked, and one where few moved (few * moved <= live;
+ * few 0: not checked) for at most (moved bodies) * (n - 1) box tests. Returns the updates that
+ * were wrong. */
+static uint32_t bp_calm_run(bp_h *h, uint32_t seed, uint32_t n, uint32_t frames, bool exact,
+                            uint32_t few)
+{
+    uint32_t wrong = 0u;
+    bp_reset(h, seed);
+    for (uint16_t i = 0; i < n; i++) {
+        mbp_aabb b = bp_box(h, 40, 12);
+        wrong += bp_add(h, i, &b) != MBP_OK ? 1u : 0u;
+    }
+    for (uint32_t f = 0; f < frames; f++) {
+        uint32_t moved = h->moved_count;
+        wrong += bp_update(h) != MBP_OK ? 1u : 0u;
+        wrong += bp_pairs_ok(h, exact) ? 0u : 1u;
+        /* few moved: at most each mover against every other body */
+        bool checked = few != 0u && f > 0u && few * moved <= h->live;
+        wrong += checked && h->tests > moved * (n - 1u) ? 1u : 0u;
+        uint32_t m = 1u + bp_rand(h, 3u);
+        for (uint32_t j = 0; j < m; j++) {
+            uint16_t i = (uint16_t)bp_rand(h, n);
+            mbp_aabb b = h->box[i];
+            uint32_t r = bp_rand(h, 8u);
+            if (r == 0u) {
+                b = bp_box(h, 40, 12);
+            } else if (r == 1u) {
+                b = bp_box(h, 40, 48);
+            } else {
+                for (int k = 0; k < MBP_DIM; k++) {
+                    mbp_scalar d = mbp_from_ratio((int32_t)bp_rand(h, 3u) - 1, 4);
+                    b.min[k] += d;
+                    b.max[k] += d;
+                }
+            }
+            wrong += bp_move(h, i, &b) != MBP_OK ? 1u : 0u;
+        }
+    }
+    return wrong;
+}
+#endif /* BP_CALM */
+
 #endif /* BP_HARNESS_H */

@@ -346,7 +346,7 @@ static uint32_t sweep_moved(mbp_sweep_state *s, const mbp__bodies *v, mbp__sink 
             if (box[b].min[ax] > ba.max[ax]) {
                 break;
             }
-            if (b == a || ((v->flags[b] & MBP__DIRTY) != 0u && b < a)) {
+            if (b == a || (b < a && (v->flags[b] & MBP__DIRTY) != 0u)) {
                 continue;
             }
             tests++;

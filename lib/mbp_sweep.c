@@ -16,8 +16,9 @@
  * moved (and the axis stays), no sweep: each moved body scans only its window of order[], found
  * by binary search as a query's (sweep_moved()): O(moved * (log n + window) + stored pairs). A
  * window reaches back by the largest extent, so one large body widens every window: past 1 in 8
- * the whole sweep is cheaper (measured on the M4, make bench's smash and cluster scenes). Worst case: the insertion sort
- * stops after n * log2(n) moves (bodies teleporting, a new axis) and a heap sort finishes it:
+ * the whole sweep is cheaper (measured on the M4, make bench's smash and cluster scenes). Worst
+ * case: the insertion sort stops after n * log2(n) moves (bodies teleporting, a new axis) and a
+ * heap sort finishes it:
  * O(n log n), no recursion. k is n^2/2 when every body overlaps on the sweep axis (all on one
  * line across it): choose the axis, or let it be chosen. An update after which nothing was
  * added, moved, refiltered or removed costs O(1). Adds are O(1); removes are O(1), the next

@@ -275,11 +275,11 @@ static uint32_t bp_random_run(bp_h *h, uint32_t seed, uint32_t n, uint32_t frame
 
 #ifdef BP_CALM
 /* (For a backend whose few-moved update tests each moved body against other bodies only: the
- * test file defines BP_CALM.) A calm scene: n bodies, then frames updates in each of which 1 to 3 bodies move (small steps,
- * teleports, and boxes growing to several times the usual size: a large body widens the scans of
- * a window-based update); every update checked, and one where few moved (few * moved <= live;
- * few 0: not checked) for at most (moved bodies) * (n - 1) box tests. Returns the updates that
- * were wrong. */
+ * test file defines BP_CALM.) A calm scene: n bodies, then frames updates in each of which 1 to 3
+ * bodies move (small steps, teleports, and boxes growing to several times the usual size: a large
+ * body widens the scans of a window-based update); every update checked, and one where few moved
+ * (few * moved <= live; few 0: not checked) for at most (moved bodies) * (n - 1) box tests.
+ * Returns the updates that were wrong. */
 static uint32_t bp_calm_run(bp_h *h, uint32_t seed, uint32_t n, uint32_t frames, bool exact,
                             uint32_t few)
 {

@@ -47,8 +47,9 @@
 /* #define MBP_MAX_EVENTS MBP_MAX_PAIRS */
 
 /* Pair changes one update can log, 4 bytes each (default MBP_MAX_BODIES / 2 + 8). With SAP on
- * exact values among plain boxes (no sphere, shape, fast or filtered body), an update whose
- * changes fit settles just those instead of walking every stored pair; one with more walks. */
+ * exact values among plain boxes (no sphere, shape, fast or filtered body), and in the few-moved
+ * updates of brute force and sweep (any bodies), an update whose changes fit settles just those
+ * instead of walking every stored pair again; one with more walks. */
 /* #define MBP_PAIR_LOG (MBP_MAX_BODIES / 2 + 8) */
 
 /* Sphere bodies: 1 keeps them (DIM+1 scalars per body), 0 removes them and their RAM. */

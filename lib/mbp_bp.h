@@ -34,6 +34,9 @@
  *                 backend must run a full frame instead. An incremental update begins and ends
  *                 only pairs with a body of the view's moved list: the world then re-tests just
  *                 the stored pairs with a moved body (mbp_update.c, test_moved()).
+ *   few moved:    mbp__sink_end_moved(out), then mbp__sink_retest() for each moved body and each
+ *                 other body it may meet: an incremental update whose candidates are exact, which
+ *                 the world settles from the log of changes. (brute, sweep.)
  * Pairs with a removed body are ended by the world; a backend drops the body from its structure in
  * its remove hook and never reports it again.
  *
@@ -230,8 +233,28 @@ void mbp__sink_begin_met(mbp__sink *out, uint16_t a, uint16_t b);
 void mbp__sink_end(mbp__sink *out, uint16_t a, uint16_t b);
 /* Every stored candidate with a moved body (MBP__DIRTY) stops being one, as mbp__sink_end() would
  * end it, unless begun again in this update: for a backend that finds a moved body's candidates
- * anew (brute force) but not those it lost. Call it before any begin. O(stored pairs). */
+ * anew (brute force, sweep) but not those it lost. Call it before any begin, and then begin only
+ * through mbp__sink_retest(): every candidate of a moved body is then an exact pair, and the
+ * world settles the frame from the log of changes, without a walk of its own (mbp_update.c,
+ * apply_log()). O(stored pairs). */
 void mbp__sink_end_moved(mbp__sink *out);
+/* After mbp__sink_end_moved(): moved body a, its box *ba, against body b in use; flags and box
+ * are out->vol's (passed so that a caller's loop keeps them in registers). Skipped (returns 0)
+ * when b is a moved body not above a: that pair is tested from b, or b is a. Else the pair is
+ * tested (returns 1) and begins when the volumes overlap, by the exact test of a full frame
+ * (mbp__volumes_meet()): so, as in a full frame, only overlapping pairs take room. */
+MBP__HOT uint32_t mbp__sink_retest(mbp__sink *out, const uint8_t *flags, const mbp_aabb *box,
+                                   const mbp_aabb *ba, uint32_t a, uint32_t b)
+{
+    if ((flags[b] & MBP__DIRTY) != 0u && b <= a) {
+        return 0u;
+    }
+    if (mbp__boxes_meet(ba, &box[b]) &&
+        mbp__volumes_meet_if(&out->vol, (uint16_t)a, (uint16_t)b, true)) {
+        mbp__sink_begin(out, (uint16_t)a, (uint16_t)b);
+    }
+    return 1u;
+}
 /* For a backend that gives up on an incremental update and runs a full frame instead: forgets
  * the candidates begun in this update (they were no pairs before, so no event depends on them). */
 void mbp__sink_drop_new(mbp__sink *out);
@@ -257,6 +280,16 @@ static inline uint32_t mbp__pkey(const mbp_pair *p)
     return (uint32_t)p->a << 16 | p->b;
 }
 void mbp__pairs_clear(mbp_pairset *ps);
+/* Starts an update's record of what the backend reports (mbp_pairset's full_frame ... log):
+ * nothing yet. */
+static inline void mbp__pairs_start_update(mbp_pairset *ps)
+{
+    ps->full_frame = 0u;
+    ps->touched = 0u;
+    ps->dropped = 0u;
+    ps->exact = 0u;
+    ps->log_count = 0u;
+}
 /* Dense index of key, or -1. */
 int32_t mbp__pairs_find(const mbp_pairset *ps, uint32_t key);
 /* Inserts key with flag; returns its dense index, or -1 when full (ps->lost counts it). */

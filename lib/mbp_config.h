@@ -103,9 +103,10 @@
 #endif
 
 /* The pair changes one update can log, 4 bytes each: with SAP on exact values and no sphere,
- * shape, fast or filtered body, the update then handles the pairs that changed instead of
- * walking every stored pair. An update with more changes walks the pair set (slower, as
- * exact). Default: half a change per body, plus 8. */
+ * shape, fast or filtered body, and in brute force's and sweep's few-moved updates, the update
+ * then handles the pairs that changed instead of walking every stored pair (again). An update
+ * with more changes walks the pair set (slower, as exact). Default: half a change per body,
+ * plus 8. */
 #ifndef MBP_PAIR_LOG
 #define MBP_PAIR_LOG (MBP_MAX_BODIES / 2 + 8)
 #endif

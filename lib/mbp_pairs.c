@@ -50,10 +50,7 @@ void mbp__pairs_clear(mbp_pairset *ps)
     ps->hits = 0;
     ps->lost = 0;
     ps->split = 1u;
-    ps->full_frame = 0u;
-    ps->touched = 0u;
-    ps->dropped = 0u;
-    ps->log_count = 0u;
+    mbp__pairs_start_update(ps);
 }
 
 /* The slot holding the pair of word w, or the empty slot where it would go; inlined into the
@@ -306,6 +303,7 @@ void mbp__sink_end(mbp__sink *out, uint16_t a, uint16_t b)
 void mbp__sink_end_moved(mbp__sink *out)
 {
     mbp_pairset *ps = out->ps;
+    ps->exact = 1u;
     const uint8_t *flags = out->vol.flags;
     for (uint32_t k = 0; k < ps->count;) {
         mbp_pair p = ps->pair[k];

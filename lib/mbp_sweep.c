@@ -305,6 +305,33 @@ void mbp__sweep_remove(mbp_sweep_state *s, uint16_t i, const mbp_aabb *last)
     s->removed = 1u;
 }
 
+/* Bodies moved since the update are out of place in order[] until the next one: a query skips
+ * them, and its search treats them as "not before the key", which can only start the scan
+ * earlier. */
+static bool stale(const mbp__bodies *v, uint16_t i)
+{
+    return (v->flags[i] & MBP__DIRTY) != 0u;
+}
+
+/* The first position of o[0..n) whose body's min on ax is not below from: a binary search of the
+ * sorted order. v: NULL after an update's sort, or, for a query, the view whose stale bodies
+ * count as "not below". */
+static uint32_t first_from(const mbp_aabb *box, const uint16_t *o, uint32_t n, uint8_t ax,
+                           mbp_scalar from, const mbp__bodies *v)
+{
+    uint32_t lo = 0u, hi = n;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2u;
+        uint16_t b = o[mid];
+        if ((v == NULL || !stale(v, b)) && min_of(box, b, ax) < from) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
 /* Few moved (order[] sorted again): the stored pairs with a moved body end, then each moved body
  * a scans the window of bodies whose min on ax lies in [a's min - ext, a's max] (ext: the largest
  * extent on ax, grown to cover the moved bodies), as a query does, and a pair that overlaps, by
@@ -332,28 +359,9 @@ static uint32_t sweep_moved(mbp_sweep_state *s, const mbp__bodies *v, mbp__sink 
             continue;
         }
         const mbp_aabb ba = box[a];
-        mbp_scalar from = mbp_add_sat(ba.min[ax], -ext);
-        uint32_t lo = 0u, hi = n;
-        while (lo < hi) {
-            uint32_t mid = lo + (hi - lo) / 2u;
-            if (min_of(box, o[mid], ax) < from) {
-                lo = mid + 1u;
-            } else {
-                hi = mid;
-            }
-        }
-        for (uint32_t i = lo; i < n; i++) {
-            uint16_t b = o[i];
-            if (box[b].min[ax] > ba.max[ax]) {
-                break;
-            }
-            if (b == a || (b < a && (v->flags[b] & MBP__DIRTY) != 0u)) {
-                continue;
-            }
-            tests++;
-            if (mbp__boxes_meet(&ba, &box[b]) && mbp__volumes_meet_if(&out->vol, a, b, true)) {
-                mbp__sink_begin(out, a, b);
-            }
+        uint32_t i = first_from(box, o, n, ax, mbp_add_sat(ba.min[ax], -ext), NULL);
+        for (; i < n && box[o[i]].min[ax] <= ba.max[ax]; i++) {
+            tests += mbp__sink_retest(out, v->flags, box, &ba, a, o[i]);
         }
     }
     return tests;
@@ -425,13 +433,6 @@ mbp_status mbp__sweep_update(mbp_sweep_state *s, const mbp__bodies *v, mbp__sink
     return MBP_OK;
 }
 
-/* Bodies moved since the update are out of place in order[]; they are skipped, and the search
- * treats them as "not before the key", which can only start the scan earlier. */
-static bool stale(const mbp__bodies *v, uint16_t i)
-{
-    return (v->flags[i] & MBP__DIRTY) != 0u;
-}
-
 void mbp__sweep_query(const mbp_sweep_state *s, const mbp__bodies *v, const mbp_aabb *box,
                       mbp__visit_fn fn, void *ctx)
 {
@@ -440,17 +441,7 @@ void mbp__sweep_query(const mbp_sweep_state *s, const mbp__bodies *v, const mbp_
     }
     uint8_t ax = s->axis;
     mbp_scalar from = mbp_add_sat(box->min[ax], -s->ext);
-    uint32_t lo = 0u, hi = s->sorted;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2u;
-        uint16_t b = s->order[mid];
-        if (!stale(v, b) && min_of(v->box, b, ax) < from) {
-            lo = mid + 1u;
-        } else {
-            hi = mid;
-        }
-    }
-    for (uint32_t i = lo; i < s->sorted; i++) {
+    for (uint32_t i = first_from(v->box, s->order, s->sorted, ax, from, v); i < s->sorted; i++) {
         uint16_t b = s->order[i];
         if (stale(v, b)) {
             continue;

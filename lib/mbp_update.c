@@ -4,9 +4,10 @@
  * The backend reports candidate pairs into the pair set (see mbp_internal.h); then
  * either one pass over the set applies the exact tests where needed, ends the pairs of removed
  * bodies and of lost candidates and writes the begun and ended events, or, on SAP with exact
- * values among plain boxes, apply_log() settles just the pairs the backend changed, or, in an
- * incremental frame with no body removed, test_moved() ends the logged candidates and tests the
- * pairs with a moved body in a light pass. The events are then sorted. Cost per frame: the
+ * values among plain boxes and when the backend began only exact pairs (brute force and sweep when
+ * few moved), apply_log() settles just the pairs the backend changed, or, in an incremental frame
+ * with no body removed, test_moved() ends the logged candidates and tests the pairs with a moved
+ * body in a light pass. The events are then sorted. Cost per frame: the
  * backend's, plus O(p) for p stored pairs (the pass; the light one about 10 instructions a pair
  * on the M4) or O(c) for c logged changes (the log), plus O(e log e) for e events, plus
  * O(moved). The bodies are in mbp_world.c, the pairs and events as the user reads them in
@@ -248,7 +249,9 @@ MBP__LOOP uint32_t test_moved(mbp_world *w, bool exact)
 /* The frame from the log, instead of drop_gone() and test_pairs(): for a backend whose candidates
  * are exactly the overlapping boxes (mbp__backend_exact()), in a world of plain boxes (no
  * special), every stored pair overlaps, and a pair changes only when the backend starts or ends
- * it: the log lists those. Each logged pair is settled once (a later entry of the same key finds
+ * it: the log lists those. The same holds when the backend ended every candidate of a moved body
+ * and began again only the pairs that overlap, by the exact test (mbp__sink_end_moved()): the
+ * pairs it did not touch are as the last update left them. Each logged pair is settled once (a later entry of the same key finds
  * it settled or gone). Returns the pairs that overlap. Cost: O(changes), whatever the pairs. */
 static uint32_t apply_log(mbp_world *w)
 {
@@ -282,10 +285,7 @@ mbp_status mbp_update(mbp_world *w)
     mbp_pairset *ps = &w->pairs;
     /* The overflow of the last frame tells an incremental backend to rebuild; keep it until the
      * backend has run. */
-    ps->full_frame = 0u;
-    ps->touched = 0u;
-    ps->dropped = 0u;
-    ps->log_count = 0u;
+    mbp__pairs_start_update(ps);
     w->stats.tests = 0u;
     bool was_whole = w->stats.lost_pairs == 0u; /* the last update stored every pair */
     mbp__sink out = sink_of(w);
@@ -301,10 +301,13 @@ mbp_status mbp_update(mbp_world *w)
      * nothing to walk (a static frame costs the backend's update only). */
     bool same = w->restart == 0u && ps->touched == 0u && w->dirty_count == 0u && w->dying_head == 0u && lost == 0u &&
                 was_whole;
-    /* The log settles the frame when it holds every change, the pairs need no exact test, no
-     * body was removed (their pairs end in the walk) and no pair was lost now or before. */
-    bool logged = !same && w->restart == 0u && mbp__backend_exact(w) && w->special == 0u && w->dying_head == 0u &&
-                  ps->log_count <= (uint32_t)MBP_PAIR_LOG && lost == 0u && was_whole;
+    /* The log settles the frame when it holds every change, the pairs need no exact test (SAP's
+     * among plain boxes, or an update that began only exact pairs, ps->exact), no body was
+     * removed (their pairs end in the walk) and no pair was lost now or before. */
+    bool logged = !same && w->restart == 0u &&
+                  ((mbp__backend_exact(w) && w->special == 0u) || ps->exact != 0u) &&
+                  w->dying_head == 0u && ps->log_count <= (uint32_t)MBP_PAIR_LOG && lost == 0u &&
+                  was_whole;
     /* An incremental frame whose log holds every change (a full frame overflows it), with no body
      * removed: test_moved() tests the pairs of the moved bodies without drop_gone(). Only an
      * incremental backend makes one (MBP__INCREMENTAL 0: never, and test_moved() is left out). */

@@ -37,6 +37,8 @@ typedef struct mbp_pairset {
     uint8_t full_frame; /* this update reports every pair anew */
     uint8_t touched;    /* the backend started or ended a candidate */
     uint8_t dropped;    /* the backend ended a candidate, or rebuilt */
+    uint8_t exact;      /* every candidate of a moved body was ended and only exact pairs begun
+                         * (mbp__sink_end_moved()): the log settles the update */
     uint32_t log_count; /* pairs whose candidate state changed; past MBP_PAIR_LOG: too many to
                          * log, the update walks the pair set */
     uint32_t log[MBP_PAIR_LOG]; /* their keys (a pair may stand more than once) */

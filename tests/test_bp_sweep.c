@@ -52,6 +52,27 @@ TEST(bp_sweep_calm_random_scenes_give_exactly_the_overlapping_pairs)
     }
 }
 
+/* An update whose every body was removed before it sweeps nothing, on each axis, and the next one
+ * finds the pairs of the bodies added then. */
+TEST(bp_sweep_an_update_after_every_body_left_sweeps_an_empty_order_on_every_axis)
+{
+    for (uint8_t ax = 0u; ax < MBP_DIM; ax++) {
+        sweep_init(ax);
+        bp_reset(&g_bp, 9u);
+        mbp_aabb b = box2(0, 0, 2, 2);
+        CHECK_ST(bp_add(&g_bp, 0, &b), MBP_OK);
+        bp_remove(&g_bp, 0);
+        CHECK_ST(bp_update(&g_bp), MBP_OK); /* added and gone: the order is empty */
+        CHECK_EQ(g_sweep.count, 0);
+        CHECK_EQ(g_bp.ps.count, 0);
+        CHECK_ST(bp_add(&g_bp, 1, &b), MBP_OK);
+        CHECK_ST(bp_add(&g_bp, 2, &b), MBP_OK);
+        CHECK_ST(bp_update(&g_bp), MBP_OK);
+        CHECK_EQ(g_bp.ps.count, 1);
+        CHECK(bp_pairs_ok(&g_bp, true));
+    }
+}
+
 TEST(bp_sweep_refuses_an_axis_the_world_does_not_have)
 {
     mbp_params p;

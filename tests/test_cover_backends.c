@@ -462,3 +462,111 @@ TEST(the_grid_abandons_an_incremental_frame_that_fills_the_pair_set_with_more_mo
     CHECK(mbp_get_stats(&test_w)->lost_pairs > 0u);
 #endif
 }
+
+#if MBP_WITH_BRUTE || MBP_WITH_SWEEP
+/* A pile of c bodies whose c(c-1)/2 pairs fit the set, and 7 bodies apart; then one of those moves
+ * onto the pile, in a few-moved update: its c new pairs do not all fit. */
+static void cb_few_movers_overflow(mbp_backend be, uint32_t c)
+{
+    mbp_params p;
+    cb_params(&p, be);
+    p.sweep_axis = 0u; /* a fixed axis: the few-moved update is not traded for a new axis */
+    CHECK_ST(cb_init(&test_w, &p), MBP_OK);
+    mbp_aabb pile = box2(0, 0, 1, 1);
+    mbp_body h;
+    for (uint32_t i = 0; i < c; i++) {
+        CHECK_ST(mbp_add_box(&test_w, &pile, 0u, &h), MBP_OK);
+    }
+    for (int32_t j = 0; j < 7; j++) {
+        mbp_aabb b = box2(8 + 5 * j, 30, 9 + 5 * j, 31);
+        CHECK_ST(mbp_add_box(&test_w, &b, 0u, &h), MBP_OK);
+    }
+    const uint32_t before = c * (c - 1u) / 2u, after = c * (c + 1u) / 2u;
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+    CHECK_EQ(mbp_pair_count(&test_w), before);
+    mbp_body mover = mbp_handle(&test_w, (uint16_t)c);
+    CHECK_ST(mbp_move_box(&test_w, mover, &pile), MBP_OK);
+    /* The set fills: every pair stored is true, every true one stored or counted lost. */
+    CHECK_ST(mbp_update(&test_w), MBP_E_PAIRS_FULL);
+    CHECK_EQ(mbp_pair_count(&test_w), MBP_MAX_PAIRS);
+    CHECK_EQ(mbp_pair_count(&test_w) + mbp_get_stats(&test_w)->lost_pairs, after);
+    CHECK_EQ(mbp_get_stats(&test_w)->begun, MBP_MAX_PAIRS - before);
+    /* Nothing moved, but pairs were lost: a full frame counts them again. */
+    CHECK_ST(mbp_update(&test_w), MBP_E_PAIRS_FULL);
+    CHECK_EQ(mbp_pair_count(&test_w) + mbp_get_stats(&test_w)->lost_pairs, after);
+    /* The mover leaves: the pile's pairs fit again, and no pair is lost. */
+    mbp_aabb away = box2(50, 50, 51, 51);
+    CHECK_ST(mbp_move_box(&test_w, mover, &away), MBP_OK);
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+    CHECK_EQ(mbp_pair_count(&test_w), before);
+    CHECK_EQ(mbp_get_stats(&test_w)->lost_pairs, 0);
+}
+#endif
+
+/* Brute force and sweep settle a few-moved update from the log of changes (their candidates are
+ * exact): when the set fills in one, the world counts the lost pairs and recovers, as in a full
+ * frame. */
+TEST(few_movers_that_fill_the_pair_set_are_counted_and_recovered_on_brute_force_and_sweep)
+{
+#if MBP_WITH_BRUTE || MBP_WITH_SWEEP
+    uint32_t c = 2u;
+    while ((c + 1u) * c / 2u <= (uint32_t)MBP_MAX_PAIRS) {
+        c++; /* the largest pile whose pairs fit */
+    }
+    if (c + 8u > MBP_MAX_BODIES) {
+        return; /* too few bodies for the pile and the 7 apart */
+    }
+#if MBP_WITH_BRUTE
+    cb_few_movers_overflow(MBP_BRUTE, c);
+#endif
+#if MBP_WITH_SWEEP
+    cb_few_movers_overflow(MBP_SWEEP, c);
+#endif
+#endif
+}
+
+#if MBP_WITH_BRUTE || MBP_WITH_SWEEP
+/* Body 0 moves onto bodies 1 and 2 in a few-moved update (7 more bodies apart keep it few). 1's
+ * category is not in 0's mask, though 0's is in 1's: refused by 0's side only. 2 pairs with it. */
+static void cb_few_movers_filter(mbp_backend be)
+{
+    mbp_params p;
+    cb_params(&p, be);
+    p.sweep_axis = 0u; /* a fixed axis: the few-moved update is not traded for a new axis */
+    CHECK_ST(cb_init(&test_w, &p), MBP_OK);
+    mbp_body h[10];
+    for (int32_t j = 0; j < 10; j++) {
+        mbp_aabb b = j == 1 ? box2(0, 0, 2, 2) : box2(8 + 5 * j, 30, 9 + 5 * j, 31);
+        CHECK_ST(mbp_add_box(&test_w, &b, 0u, &h[j]), MBP_OK);
+    }
+    CHECK_ST(mbp_set_filter(&test_w, h[0], 0x0001u, 0x0004u), MBP_OK); /* meets category 4 only */
+    CHECK_ST(mbp_set_filter(&test_w, h[1], 0x0002u, 0xFFFFu), MBP_OK); /* would meet anything */
+    CHECK_ST(mbp_set_filter(&test_w, h[2], 0x0004u, 0xFFFFu), MBP_OK);
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+    CHECK_EQ(mbp_pair_count(&test_w), 0);
+    mbp_aabb b2 = box2(1, 1, 3, 3), b0 = box2(0, 0, 3, 3);
+    CHECK_ST(mbp_move_box(&test_w, h[2], &b2), MBP_OK);
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+    CHECK_EQ(mbp_pair_count(&test_w), 1); /* 1 and 2 */
+    CHECK_ST(mbp_move_box(&test_w, h[0], &b0), MBP_OK);
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+    CHECK_EQ(mbp_pair_count(&test_w), 2); /* and 0 with 2, not with 1 */
+    CHECK_EQ(mbp_get_stats(&test_w)->begun, 1);
+#if MBP_MAX_EVENTS > 0
+    uint32_t n = 0u;
+    const mbp_pair *e = mbp_begun(&test_w, &n);
+    CHECK(n == 1u && e[0].a == 0u && e[0].b == 2u);
+#endif
+}
+#endif
+
+/* Brute force's and sweep's few-moved updates apply the filters both ways, as full frames do. */
+TEST(few_movers_meet_the_filters_both_ways_on_brute_force_and_sweep)
+{
+#if MBP_WITH_BRUTE
+    cb_few_movers_filter(MBP_BRUTE);
+#endif
+#if MBP_WITH_SWEEP
+    cb_few_movers_filter(MBP_SWEEP);
+#endif
+}

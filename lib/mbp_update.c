@@ -7,11 +7,10 @@
  * values among plain boxes and when the backend began only exact pairs (brute force and sweep when
  * few moved), apply_log() settles just the pairs the backend changed, or, in an incremental frame
  * with no body removed, test_moved() ends the logged candidates and tests the pairs with a moved
- * body in a light pass. The events are then sorted. Cost per frame: the
- * backend's, plus O(p) for p stored pairs (the pass; the light one about 10 instructions a pair
- * on the M4) or O(c) for c logged changes (the log), plus O(e log e) for e events, plus
- * O(moved). The bodies are in mbp_world.c, the pairs and events as the user reads them in
- * mbp_output.c.
+ * body in a light pass. The events are then sorted. Cost per frame: the backend's, plus O(p) for
+ * p stored pairs (the pass; the light one about 10 instructions a pair on the M4) or O(c) for c
+ * logged changes (the log), plus O(e log e) for e events, plus O(moved). The bodies are in
+ * mbp_world.c, the pairs and events as the user reads them in mbp_output.c.
  */
 #include "mbp_internal.h"
 
@@ -251,8 +250,9 @@ MBP__LOOP uint32_t test_moved(mbp_world *w, bool exact)
  * special), every stored pair overlaps, and a pair changes only when the backend starts or ends
  * it: the log lists those. The same holds when the backend ended every candidate of a moved body
  * and began again only the pairs that overlap, by the exact test (mbp__sink_end_moved()): the
- * pairs it did not touch are as the last update left them. Each logged pair is settled once (a later entry of the same key finds
- * it settled or gone). Returns the pairs that overlap. Cost: O(changes), whatever the pairs. */
+ * pairs it did not touch are as the last update left them. Each logged pair is settled once (a
+ * later entry of the same key finds it settled or gone). Returns the pairs that overlap. Cost:
+ * O(changes), whatever the pairs. */
 static uint32_t apply_log(mbp_world *w)
 {
     mbp_pairset *ps = &w->pairs;

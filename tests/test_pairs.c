@@ -89,11 +89,11 @@ TEST(sink_ending_a_candidate_twice_in_one_update_logs_it_once_and_keeps_it_for_i
     CHECK_EQ(g_ps.touched, 1);
 }
 
-/* mbp__sink_end_moved() (the few-moved update of brute force and sweep): of the stored candidates, those with a
- * moved body end: one that overlapped in the last update is kept and logged for its end event, one
- * that did not (a candidate only) leaves at once, its place taken by the last entry, which is then
- * looked at too. Pairs of bodies that did not move, and pairs no longer candidates, stay as they
- * are. */
+/* mbp__sink_end_moved() (the few-moved update of brute force and sweep): of the stored
+ * candidates, those with a moved body end: one that overlapped in the last update is kept and
+ * logged for its end event, one that did not (a candidate only) leaves at once, its place taken by
+ * the last entry, which is then looked at too. Pairs of bodies that did not move, and pairs no
+ * longer candidates, stay as they are; the update is marked exact. */
 TEST(sink_end_moved_ends_the_candidates_of_moved_bodies_only)
 {
     static uint8_t flags[8];

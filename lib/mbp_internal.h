@@ -44,6 +44,10 @@ MBP__HOT void mbp__mark_dirty(mbp_world *w, uint16_t i)
 #define MBP__INCREMENTAL                                                                           \
     (MBP_WITH_BRUTE || MBP_WITH_SWEEP || MBP_WITH_SAP || MBP_WITH_GRID || MBP_WITH_HASH ||         \
      MBP_WITH_HGRID || MBP_WITH_TREE || MBP_WITH_QUADTREE)
+/* Whether a backend whose few-moved updates are exact (mbp__sink_end_moved(): brute force, sweep)
+ * is compiled in. Without one, ps->exact is never set, and a build without SAP leaves out the
+ * frame from the log (apply_log(), mbp_update.c): about 170 bytes of flash. */
+#define MBP__EXACT_FEW (MBP_WITH_BRUTE || MBP_WITH_SWEEP)
 
 /* The backend was built anew: see mbp_update.c (mbp_shift_origin(), mbp_shift.c). */
 void mbp__pairs_restart(mbp_world *w);

@@ -305,7 +305,8 @@ mbp_status mbp_update(mbp_world *w)
      * among plain boxes, or an update that began only exact pairs, ps->exact), no body was
      * removed (their pairs end in the walk) and no pair was lost now or before. */
     bool logged = !same && w->restart == 0u &&
-                  ((mbp__backend_exact(w) && w->special == 0u) || ps->exact != 0u) &&
+                  ((mbp__backend_exact(w) && w->special == 0u) ||
+                   (MBP__EXACT_FEW && ps->exact != 0u)) &&
                   w->dying_head == 0u && ps->log_count <= (uint32_t)MBP_PAIR_LOG && lost == 0u &&
                   was_whole;
     /* An incremental frame whose log holds every change (a full frame overflows it), with no body

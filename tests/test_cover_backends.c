@@ -482,7 +482,10 @@ static void cb_few_movers_overflow(mbp_backend be, uint32_t c)
         CHECK_ST(mbp_add_box(&test_w, &b, 0u, &h), MBP_OK);
     }
     const uint32_t before = c * (c - 1u) / 2u, after = c * (c + 1u) / 2u;
-    CHECK_ST(mbp_update(&test_w), MBP_OK);
+    /* The pile's pairs all begin at once: more events than a short event list holds (cov_small's
+     * 8), which says so; the pairs are stored all the same. */
+    bool short_list = MBP_MAX_EVENTS > 0 && before > (uint32_t)MBP_MAX_EVENTS;
+    CHECK_ST(mbp_update(&test_w), short_list ? MBP_E_EVENTS_FULL : MBP_OK);
     CHECK_EQ(mbp_pair_count(&test_w), before);
     mbp_body mover = mbp_handle(&test_w, (uint16_t)c);
     CHECK_ST(mbp_move_box(&test_w, mover, &pile), MBP_OK);

@@ -38,12 +38,6 @@ MBP__HOT void mbp__mark_dirty(mbp_world *w, uint16_t i)
     }
 }
 
-/* Whether a backend that reports incremental frames is compiled in: every one does now (brute
- * force and sweep when few bodies moved; mbp_bp.h), so the frame's light pass over the pairs of
- * the moved bodies (test_moved(), mbp_update.c) is always built. Kept as a name for that pass. */
-#define MBP__INCREMENTAL                                                                           \
-    (MBP_WITH_BRUTE || MBP_WITH_SWEEP || MBP_WITH_SAP || MBP_WITH_GRID || MBP_WITH_HASH ||         \
-     MBP_WITH_HGRID || MBP_WITH_TREE || MBP_WITH_QUADTREE)
 /* Whether a backend whose few-moved updates are exact (mbp__sink_end_moved(): brute force, sweep)
  * is compiled in. Without one, ps->exact is never set, and a build without SAP leaves out the
  * frame from the log (apply_log(), mbp_update.c): about 170 bytes of flash. */

@@ -310,10 +310,9 @@ mbp_status mbp_update(mbp_world *w)
                   w->dying_head == 0u && ps->log_count <= (uint32_t)MBP_PAIR_LOG && lost == 0u &&
                   was_whole;
     /* An incremental frame whose log holds every change (a full frame overflows it), with no body
-     * removed: test_moved() tests the pairs of the moved bodies without drop_gone(). Only an
-     * incremental backend makes one (MBP__INCREMENTAL 0: never, and test_moved() is left out). */
-    bool moved = MBP__INCREMENTAL && ps->log_count <= (uint32_t)MBP_PAIR_LOG && w->restart == 0u &&
-                 w->dying_head == 0u;
+     * removed: test_moved() tests the pairs of the moved bodies without drop_gone(). Every
+     * backend makes one when few bodies moved (mbp_bp.h). */
+    bool moved = ps->log_count <= (uint32_t)MBP_PAIR_LOG && w->restart == 0u && w->dying_head == 0u;
     uint32_t hits;
     if (same) {
         hits = ps->hits;

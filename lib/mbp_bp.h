@@ -8,7 +8,7 @@
  *   backends (data structures)        mbp_brute.c, mbp_sweep.c, mbp_sap.c, mbp_cells.c (grid,
  *                                     hash, hgrid), mbp_tree.c: each includes this header only
  *   the world                         mbp_internal.h, mbp_world.c, mbp_update.c, mbp_output.c,
- *                                     mbp_query.c, mbp_backend.c
+ *                                     mbp_query.c, mbp_backend.c, mbp_shape_body.c, mbp_shift.c
  * A backend never sees mbp_world: it keeps its own state (mbp_<b>_state) and is given
  *   - at add, move and remove: the body's index and box(es);
  *   - at update and query: a read-only view of the bodies (mbp__bodies): their boxes, their
@@ -152,7 +152,7 @@ typedef struct mbp__volumes {
 #endif
 #if MBP__POOL
     const uint16_t *shape_of;     /* a body's shape pool entry, index + 1; 0 for none */
-    const mbp_shape_slot *shapes; /* the shape pool (mbp_shape.c) */
+    const mbp_shape_slot *shapes; /* the shape pool (mbp_shape_body.c) */
 #endif
     uint8_t aabb_only;        /* params.aabb_only: boxes only, even for spheres */
 } mbp__volumes;

@@ -55,7 +55,10 @@ bool mbp__exact(const mbp_world *w, uint16_t a, uint16_t b);
 /* The world's volumes as plain data, for the tests under it (mbp__volumes_meet()). */
 mbp__volumes mbp__world_volumes(const mbp_world *w);
 
-/* ---- shapes and fast bodies (mbp_shape.c, mbp_swept.c) ---- */
+/* ---- shapes and fast bodies (mbp_shape.c, mbp_shape_body.c, mbp_swept.c) ---- */
+/* The box of a shape of this kind in its stored form (p: the shape's data, a stored k-DOP
+ * tight), from mbp_shape.c, which knows no world. */
+void mbp__stored_aabb(uint8_t kind, const void *p, mbp_aabb *out);
 /* Body i's own volume as a shape (its box, sphere, shape, or a fast body's own box; not its
  * bound of the step). */
 void mbp__own_shape(const mbp_world *w, uint16_t i, mbp_shape *out);

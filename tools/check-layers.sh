@@ -3,7 +3,9 @@
 # check-layers.sh: lib/'s dependencies point one way (lib/mbp_bp.h describes the layers):
 #   1. a backend's files include mbp_bp.h (or another backend file), never mbp_internal.h, and
 #      never name mbp_world: a backend is a data structure under the world;
-#   2. the includes among lib/'s files have no cycle.
+#   2. the files of shapes and scalars, at the bottom, never name mbp_world (they share
+#      mbp_internal.h's declarations, but take plain values: a shape, a box, a view of volumes);
+#   3. the includes among lib/'s files have no cycle.
 # Prints "layers: N passed, N failed" (tools/suite.sh, tools/total.sh); exits 1 on failure.
 set -u
 cd "$(dirname "$0")/.." || exit 1
@@ -13,21 +15,10 @@ fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "layers: FAIL $*"; }
 
-# 1. Backends. A backend whose header still says MBP__<B>_LAYERED 0 is not yet moved to the
-# interface of mbp_bp.h, and is skipped (named, so the skip shows).
-layered() { # header macro -> 0 or 1
-    v=$(sed -n "s/^#define $2 \([01]\).*/\1/p" "lib/$1")
-    [ -z "$v" ] && v=1 # the macro is gone once every backend is moved
-    echo "$v"
-}
-check_backend() { # name layered files...
+# 1. Backends.
+check_backend() { # name files...
     name=$1
-    lay=$2
-    shift 2
-    if [ "$lay" != 1 ]; then
-        echo "layers: $name not yet on mbp_bp.h's interface (skipped)"
-        return
-    fi
+    shift
     for f in "$@"; do
         [ -f "lib/$f" ] || continue
         if grep -n '#include "mbp_internal.h"' "lib/$f"; then
@@ -39,15 +30,15 @@ check_backend() { # name layered files...
         fi
     done
 }
-check_backend brute 1 mbp_brute.c
-check_backend sweep "$(layered mbp_sweep.h MBP__SWEEP_LAYERED)" mbp_sweep.c mbp_sweep.h
-check_backend sap "$(layered mbp_sap.h MBP__SAP_LAYERED)" mbp_sap.c mbp_sap.h mbp_sap_jump.c \
+check_backend brute mbp_brute.c
+check_backend sweep mbp_sweep.c mbp_sweep.h
+check_backend sap mbp_sap.c mbp_sap.h mbp_sap_jump.c \
     mbp_sap_run.h mbp_sap_sort.c
-check_backend cells "$(layered mbp_grid.h MBP__CELLS_LAYERED)" mbp_cells.c mbp_cells.h \
+check_backend cells mbp_cells.c mbp_cells.h \
     mbp_cells_core.h mbp_cells_update.c mbp_grid.c mbp_grid.h mbp_hash.c mbp_hgrid.c mbp_hgrid.h
-check_backend tree "$(layered mbp_tree.h MBP__TREE_LAYERED)" mbp_tree.c mbp_tree.h \
+check_backend tree mbp_tree.c mbp_tree.h \
     mbp_tree_nodes.c mbp_tree_nodes.h mbp_tree_update.c
-check_backend quadtree 1 mbp_quadtree.c mbp_quadtree.h mbp_quadtree_frame.c mbp_quadtree_walk.h
+check_backend quadtree mbp_quadtree.c mbp_quadtree.h mbp_quadtree_frame.c mbp_quadtree_walk.h
 for f in mbp_bp.h mbp_heap.h mbp_pairs.c mbp_sort.c; do # the layer under the backends
     if grep -nE '#include "mbp_internal.h"|mbp_world[[:space:]]*\*|struct mbp_world' "lib/$f"; then
         bad "lib/$f is under the backends but reaches the world"
@@ -56,7 +47,20 @@ for f in mbp_bp.h mbp_heap.h mbp_pairs.c mbp_sort.c; do # the layer under the ba
     fi
 done
 
-# 2. No include cycle: a depth-first walk of the include graph (quoted includes of lib/ files).
+# 2. Shapes and scalars.
+for f in mbp_scalar.h mbp_volume.c mbp_overlap.c mbp_shape.c mbp_shape.h mbp_sat.c mbp_obb.c \
+    mbp_kdop.c mbp_kdop.h mbp_kdop_vs.c mbp_kdop_verts.c mbp_kdop_verts.h mbp_capsule.c mbp_rss.c \
+    mbp_swept.c mbp_fit.c mbp_fit.h mbp_fit_obb.c mbp_fit_sphere.c; do
+    if [ ! -f "lib/$f" ]; then
+        bad "lib/$f is gone: update this list"
+    elif grep -nE 'mbp_world[[:space:]]*\*|struct mbp_world' "lib/$f"; then
+        bad "lib/$f is a shape file but names mbp_world"
+    else
+        ok
+    fi
+done
+
+# 3. No include cycle: a depth-first walk of the include graph (quoted includes of lib/ files).
 edges=$(for f in lib/*.c lib/*.h; do
     sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f" | while read -r inc; do
         [ -f "lib/$inc" ] && echo "${f#lib/} $inc"

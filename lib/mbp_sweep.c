@@ -18,11 +18,10 @@
  * window reaches back by the largest extent, so one large body widens every window: past 1 in 8
  * the whole sweep is cheaper (measured on the M4, make bench's smash and cluster scenes). Worst
  * case: the insertion sort stops after n * log2(n) moves (bodies teleporting, a new axis) and a
- * heap sort finishes it:
- * O(n log n), no recursion. k is n^2/2 when every body overlaps on the sweep axis (all on one
- * line across it): choose the axis, or let it be chosen. An update after which nothing was
- * added, moved, refiltered or removed costs O(1). Adds are O(1); removes are O(1), the next
- * update compacts the array in O(n).
+ * heap sort finishes it: O(n log n), no recursion. k is n^2/2 when every body overlaps on the
+ * sweep axis (all on one line across it): choose the axis, or let it be chosen. An update after
+ * which nothing was added, moved, refiltered or removed costs O(1). Adds are O(1); removes are
+ * O(1), the next update compacts the array in O(n).
  * Queries: a binary search on the sorted mins for min >= query min - (largest extent), then a
  * scan up to the query max: O(log n + bodies in the window) when no body moved since the update;
  * bodies that did are skipped (the core tests them), and can only widen the window.

@@ -530,8 +530,8 @@ mbp_status mbp_raycast_first(const mbp_world *w, const mbp_scalar p0[MBP_DIM],
                              const mbp_scalar p1[MBP_DIM], uint16_t mask, mbp_hit *out,
                              bool *found);
 
-/* ---- shapes and space-time bounds (mbp_shape.c, mbp_obb.c, mbp_kdop.c, mbp_capsule.c,
- * mbp_rss.c, mbp_sat.c, mbp_swept.c; docs/shapes.md) ---- */
+/* ---- shapes and space-time bounds (mbp_shape.c, mbp_obb.c, mbp_kdop.c, mbp_capsule.c, mbp_rss.c,
+ * mbp_sat.c, mbp_swept.c; shape and fast bodies: mbp_shape_body.c; docs/shapes.md) ---- */
 
 /* MBP_OK; MBP_E_BADBOX for NaN, infinities, negative extents or radius, min > max, an empty
  * k-DOP, a rotation whose rows are not orthonormal within 2^-10; MBP_E_RANGE for a value out of

@@ -131,7 +131,7 @@ mbp_status mbp__backend_add(mbp_world *w, uint16_t i)
 
 /* Called only for the backends mbp__backend_wants_moves() names: the grid, the hash and, as the
  * default, the hgrid. */
-mbp_status mbp__backend_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
+mbp_status mbp__backend_move(mbp_world *w, uint16_t i, const mbp_aabb *box)
 {
     switch (w->params.backend) {
 #if MBP_WITH_GRID
@@ -141,14 +141,14 @@ mbp_status mbp__backend_move(mbp_world *w, uint16_t i, const mbp_aabb *old)
     case MBP_HASH:
 #endif
 #if MBP_WITH_GRID || MBP_WITH_HASH
-        return mbp__cells_move(&w->be.grid, i, old, &w->box[i]);
+        return mbp__cells_move(&w->be.grid, i, &w->box[i], box);
 #endif
     default:
 #if MBP_WITH_HGRID
-        return mbp__cells_move(&w->be.hgrid, i, old, &w->box[i]);
+        return mbp__cells_move(&w->be.hgrid, i, &w->box[i], box);
 #else
         (void)i;
-        (void)old;
+        (void)box;
         return MBP_OK;
 #endif
     }

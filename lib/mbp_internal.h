@@ -92,9 +92,11 @@ void mbp__pool_release(mbp_world *w, uint16_t i);
 bool mbp__backend_compiled(mbp_backend b);
 mbp_status mbp__backend_init(mbp_world *w);
 mbp_status mbp__backend_add(mbp_world *w, uint16_t i);
-mbp_status mbp__backend_move(mbp_world *w, uint16_t i, const mbp_aabb *old);
+/* Body i, whose box is still w->box[i], is about to move to *box: MBP_OK, or MBP_E_NOROOM (the
+ * backend cannot hold it; the caller then leaves the body as it was). */
+mbp_status mbp__backend_move(mbp_world *w, uint16_t i, const mbp_aabb *box);
 /* False for backends whose move hook does nothing (they read w->dirty at the next update): the
- * core then skips the call and the copy of the old box. */
+ * core then skips the call. */
 MBP__HOT bool mbp__backend_wants_moves(const mbp_world *w)
 {
     mbp_backend b = w->params.backend;

@@ -255,16 +255,12 @@ MBP__HOT mbp_status move_body(mbp_world *w, mbp_body h, const mbp_aabb *box, con
     (void)shape;
 #endif
     if (mbp__backend_wants_moves(w)) {
-        mbp_aabb old = w->box[i];
-        w->box[i] = *box;
-        mbp_status st = mbp__backend_move(w, i, &old);
+        mbp_status st = mbp__backend_move(w, i, box); /* before the store: it reads the old box */
         if (st != MBP_OK) {
-            w->box[i] = old;
             return st;
         }
-    } else {
-        w->box[i] = *box;
     }
+    w->box[i] = *box;
 #if MBP__POOL
     mbp__pool_commit(w, i, own, s, shape);
 #endif
@@ -304,18 +300,11 @@ MBP__HOT bool quick_move(mbp_world *w, mbp_body h, const mbp_aabb *box, bool wan
         !mbp__box_good(box)) {
         return false;
     }
-    if (wants) {
-        mbp_aabb old = w->box[i];
-        w->box[i] = *box;
-        *st = mbp__backend_move(w, (uint16_t)i, &old);
-        if (*st != MBP_OK) {
-            w->box[i] = old;
-            return true;
-        }
-    } else {
-        w->box[i] = *box;
-        *st = MBP_OK;
+    *st = wants ? mbp__backend_move(w, (uint16_t)i, box) : MBP_OK; /* it reads the old box */
+    if (*st != MBP_OK) {
+        return true;
     }
+    w->box[i] = *box;
     if ((f & MBP__DIRTY) == 0u) {
         w->flags[i] = (uint8_t)(f | MBP__DIRTY);
         w->dirty[w->dirty_count++] = (uint16_t)i;

@@ -400,6 +400,30 @@ void cells_noroom_check(mbp_backend backend)
         big.max[k] -= half;
     }
     CHECK_ST(twin_move(pnt, &big), MBP_E_NOROOM);
+    if (last != 0xFFFFu) {
+        /* The same refusal in a batch: the move before it is made, the refused one and the ones
+         * after it are not, and done counts the moves made. The third would move `last` back,
+         * so a batch that went on past the refusal shows. */
+        mbp_aabb was, now, to[3];
+        mbp_body hs[3] = {g_h[last], g_h[pnt], g_h[last]};
+        CHECK_ST(mbp_get_box(&test_w, g_h[last], &was), MBP_OK);
+        to[0] = was;
+        to[0].min[0] += mbp_from_ratio(1, 4); /* within the same cells: needs no entry */
+        to[0].max[0] += mbp_from_ratio(1, 4);
+        to[1] = big;
+        to[2] = was;
+        uint32_t done = 99u;
+        CHECK_ST(mbp_move_boxes(&test_w, 3u, hs, to, &done), MBP_E_NOROOM);
+        CHECK_EQ(done, 1u);
+        CHECK_ST(mbp_get_box(&test_w, g_h[last], &now), MBP_OK);
+        CHECK(now.min[0] == to[0].min[0] && now.max[0] == to[0].max[0]);
+        CHECK_ST(mbp_get_box(&test_w, g_h[pnt], &now), MBP_OK);
+        for (int k = 0; k < MBP_DIM; k++) {
+            CHECK(now.min[k] == mbp_from_int(-40) && now.max[k] == mbp_from_int(-40));
+        }
+        CHECK_ST(mbp_move_box(&test_w2, g_h2[last], &to[0]), MBP_OK);
+        CHECK(twin_update());
+    }
 #if MBP_WITH_SPHERES
     {
         /* The same refusal through mbp_move_sphere(): the body keeps its box and stays a box. */

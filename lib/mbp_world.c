@@ -285,9 +285,9 @@ mbp_status mbp__move_body(mbp_world *w, mbp_body h, const mbp_aabb *box, const m
 }
 
 /* The common move: a live box body (not a sphere, shape or fast body; other flags allowed) and a
- * good box. Then the box is stored, the backend told when it wants each move (wants), and the
+ * good box. Then the backend is told when it wants each move (wants), the box stored and the
  * body listed once for the next update: true, with the backend's status in *st (MBP_OK, or
- * MBP_E_NOROOM with the old box back). Anything else returns false for move_box() to sort out. */
+ * MBP_E_NOROOM with nothing changed). Anything else returns false for move_box() to sort out. */
 MBP__HOT bool quick_move(mbp_world *w, mbp_body h, const mbp_aabb *box, bool wants,
                          mbp_status *st)
 {

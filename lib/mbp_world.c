@@ -243,7 +243,7 @@ MBP__HOT mbp_status move_body(mbp_world *w, mbp_body h, const mbp_aabb *box, con
     }
     uint16_t i = (uint16_t)(h.slot1 - 1u);
 #if MBP__POOL
-    /* Shapes and fast bodies (mbp_shape_body.c): room in the pool; a fast body's bound of the step. */
+    /* Shape and fast bodies (mbp_shape_body.c): room in the pool, a fast body's step bound. */
     mbp_aabb bound;
     const mbp_aabb *own = box;
     mbp_status pst = mbp__pool_prepare(w, i, box, s, shape, &bound);

@@ -58,6 +58,13 @@
  * otherwise widen every window to its size (the smash scene: about a quarter of SAP's frame at
  * 1024 bodies on the M4).
  *
+ * Why the endpoints keep values of their own, a second copy of each box (16 bytes a body in 2D
+ * float): the sort could read them from the world's boxes through the endpoint ids. That was
+ * built and measured. Each value read in the sort loops then costs an id load and an address
+ * more. An update no longer sees a moved body's old values, so the bodies not yet in place must
+ * be told apart in the loops, and the jump test and the extent bound lose their cheap forms. When
+ * many bodies moved, that cost as much as the copy it saved; when few moved, it cost more.
+ *
  * MBP_SAP_QUANTIZED: values are 16 bits over mbp_params.sap_world, mins rounded down and maxes
  * up (both by the same monotone map, clamped into the box), so every overlap survives and a few
  * extra candidates appear; the world's exact test removes them. Bodies outside the box are clamped

@@ -351,9 +351,9 @@ mbp_status mbp_update(mbp_world *w)
     w->dirty_count = 0u;
     while (w->dying_head != 0u) {
         uint16_t i = (uint16_t)(w->dying_head - 1u);
-        w->dying_head = w->link[i];
+        w->dying_head = w->category[i];
         w->flags[i] = 0u;
-        w->link[i] = w->free_head;
+        w->category[i] = w->free_head;
         w->free_head = (uint16_t)(i + 1u);
     }
 

@@ -139,7 +139,7 @@ mbp_status MBP_INIT_SYMBOL(mbp_world *w, const mbp_params *p, uint32_t world_siz
         w->gen[i] = g != 0u ? g : 1u;
         w->flags[i] = 0u;
         w->user[i] = 0u;
-        w->link[i] = (uint16_t)(i + 2u <= MBP_MAX_BODIES ? i + 2u : 0u);
+        w->category[i] = (uint16_t)(i + 2u <= MBP_MAX_BODIES ? i + 2u : 0u); /* the free list */
     }
     w->free_head = 1u;
     w->dying_head = 0u;
@@ -199,7 +199,7 @@ mbp_status mbp__add_body(mbp_world *w, const mbp_aabb *box, const mbp_sphere *s,
 #if MBP__POOL
     mbp__pool_commit(w, i, box, s, shape);
 #endif
-    w->free_head = w->link[i];
+    w->free_head = w->category[i]; /* the free list's link, then the body's category */
     w->user[i] = user;
     w->category[i] = MBP_DEFAULT_CATEGORY;
     w->mask[i] = MBP_DEFAULT_MASK;
@@ -454,7 +454,7 @@ mbp_status mbp_remove(mbp_world *w, mbp_body h)
     w->flags[i] |= MBP__DYING;
     /* 65535 wraps to 1: a generation is never 0. */
     w->gen[i] = (uint16_t)(w->gen[i] == 0xFFFFu ? 1u : w->gen[i] + 1u);
-    w->link[i] = w->dying_head;
+    w->category[i] = w->dying_head; /* a dying body has no filter: its pairs only end */
     w->dying_head = h.slot1;
     w->live_count--;
     return MBP_OK;

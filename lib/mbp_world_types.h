@@ -122,10 +122,11 @@ typedef struct mbp_world {
     mbp_sphere sphere[MBP_MAX_BODIES];
 #endif
     uint32_t user[MBP_MAX_BODIES];
+    /* A live body's filter category; a free or dying slot's next one in the free or dying list
+     * (index + 1, 0 ends): a slot not live has no filter, so the lists cost no RAM of their own. */
     uint16_t category[MBP_MAX_BODIES];
     uint16_t mask[MBP_MAX_BODIES];
     uint16_t gen[MBP_MAX_BODIES];
-    uint16_t link[MBP_MAX_BODIES]; /* free and dying lists, index + 1, 0 ends */
     uint8_t flags[MBP_MAX_BODIES]; /* MBP__LIVE, MBP__SPHERE, MBP__DIRTY, MBP__DYING, MBP__SHAPE,
                                     * MBP__FAST */
     uint16_t dirty[MBP_MAX_BODIES]; /* bodies added, moved or refiltered since the last update */

@@ -333,10 +333,12 @@ mbp_status mbp_move_box(mbp_world *w, mbp_body h, const mbp_aabb *box)
     return move_box(w, h, box);
 }
 
-/* mbp_move_boxes() for a backend that reads the dirty list: quick_move() with the arrays and
- * the list's length in registers, the slow cases handed to move_box(). */
-MBP__LOOP mbp_status move_list(mbp_world *w, uint32_t n, const mbp_body *bodies,
-                               const mbp_aabb *boxes, uint32_t *done)
+/* mbp_move_boxes(): quick_move() with the arrays and the list's length in registers, the slow
+ * cases handed to move_box(). wants (a constant where inlined): the backend is told of each move
+ * first (mbp__backend_move(); it reads the old box), and its MBP_E_NOROOM stops the list there
+ * with that body unchanged. */
+MBP__HOT mbp_status move_list_in(mbp_world *w, uint32_t n, const mbp_body *bodies,
+                                 const mbp_aabb *boxes, uint32_t *done, bool wants)
 {
     /* The arrays' bases and the list's length in registers; each handle is read where it lies
      * (no copy kept for the slow path): fewer live values, so the loop spills less. */
@@ -354,6 +356,12 @@ MBP__LOOP mbp_status move_list(mbp_world *w, uint32_t n, const mbp_body *bodies,
         uint32_t f = i < (uint32_t)MBP_MAX_BODIES ? flags[i] : 0u;
         if ((f & (MBP__LIVE | MBP__DYING | MBP__VOLUME)) == MBP__LIVE && gen[i] == h->gen &&
             mbp__box_good(b)) {
+            if (wants) {
+                st = mbp__backend_move(w, (uint16_t)i, b);
+                if (st != MBP_OK) {
+                    break;
+                }
+            }
             box[i] = *b;
             if ((f & MBP__DIRTY) == 0u) {
                 flags[i] = (uint8_t)(f | MBP__DIRTY);
@@ -374,6 +382,20 @@ MBP__LOOP mbp_status move_list(mbp_world *w, uint32_t n, const mbp_body *bodies,
     return st;
 }
 
+/* The two loops of move_list_in(), each out of line (its variables in registers): for a backend
+ * that reads the dirty list, and for one that wants each move. */
+MBP__LOOP mbp_status move_list(mbp_world *w, uint32_t n, const mbp_body *bodies,
+                               const mbp_aabb *boxes, uint32_t *done)
+{
+    return move_list_in(w, n, bodies, boxes, done, false);
+}
+
+MBP__LOOP mbp_status move_list_told(mbp_world *w, uint32_t n, const mbp_body *bodies,
+                                    const mbp_aabb *boxes, uint32_t *done)
+{
+    return move_list_in(w, n, bodies, boxes, done, true);
+}
+
 mbp_status mbp_move_boxes(mbp_world *w, uint32_t n, const mbp_body *bodies,
                           const mbp_aabb *boxes, uint32_t *done)
 {
@@ -384,14 +406,7 @@ mbp_status mbp_move_boxes(mbp_world *w, uint32_t n, const mbp_body *bodies,
     if (!mbp__backend_wants_moves(w)) {
         st = move_list(w, n, bodies, boxes, &j);
     } else {
-        for (; j < n; j++) {
-            if (!quick_move(w, bodies[j], &boxes[j], true, &st)) {
-                st = move_box(w, bodies[j], &boxes[j]);
-            }
-            if (st != MBP_OK) {
-                break;
-            }
-        }
+        st = move_list_told(w, n, bodies, boxes, &j);
     }
     if (done != NULL) {
         *done = j;

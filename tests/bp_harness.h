@@ -4,8 +4,8 @@
  * The harness plays the part of the world in the smallest way: it keeps the bodies' boxes and
  * flags, the list of moved bodies, a pair set and its sink, and after each update it settles the
  * pair set as mbp_update() does (drops ended candidates and the pairs of removed bodies, marks
- * the rest as seen, tests boxes only: every body here is a plain box). A test file defines the hooks of its backend,
- * then includes this file:
+ * the rest as seen, tests boxes only: every body here is a plain box). A test file defines the
+ * hooks of its backend, then includes this file:
  *
  *   #define BP_ADD(i, box)          mbp__sap_add(&g_state, i, box)
  *   #define BP_MOVE(i, old, box)    MBP_OK (a backend without a move hook)
@@ -282,13 +282,23 @@ static uint32_t bp_random_run(bp_h *h, uint32_t seed, uint32_t n, uint32_t frame
 }
 
 #ifdef BP_CALM
+/* True when box b is larger on some axis than bp_box() makes a usual one (12 quarter units). */
+static bool bp_large(const mbp_aabb *b)
+{
+    bool large = false;
+    for (int k = 0; k < MBP_DIM; k++) {
+        large = large || b->max[k] - b->min[k] > mbp_from_ratio(12, 4);
+    }
+    return large;
+}
+
 /* (For a backend whose few-moved update tests each moved body against other bodies only: the
  * test file defines BP_CALM.) A calm scene: n bodies, then frames updates in each of which 1 to 3
- * bodies move (small steps, teleports, and boxes growing to several times the usual size: a large
- * body widens the scans of a window-based update); every update checked, and one where few moved
- * (few * moved <= live; few 0: not checked) for at most (moved bodies) * (n - 1) box tests, as
- * an exact frame (mbp__sink_end_moved()) whose candidates with a moved body all overlap.
- * Returns the updates that were wrong. */
+ * bodies move (small steps, teleports, and boxes growing to several times the usual size until
+ * their next move: a large body widens the scans of a window-based update); every update
+ * checked, and one where few moved (few * moved <= live; few 0: not checked) for at most
+ * (moved bodies) * (n - 1) box tests, as an exact frame (mbp__sink_end_moved()) whose candidates
+ * with a moved body all overlap. Returns the updates that were wrong. */
 static uint32_t bp_calm_run(bp_h *h, uint32_t seed, uint32_t n, uint32_t frames, bool exact,
                             uint32_t few)
 {
@@ -316,6 +326,11 @@ static uint32_t bp_calm_run(bp_h *h, uint32_t seed, uint32_t n, uint32_t frames,
                 b = bp_box(h, 40, 12);
             } else if (r == 1u) {
                 b = bp_box(h, 40, 48);
+            } else if (bp_large(&b)) {
+                /* A large body takes a usual box again at its next move: left to small steps,
+                 * large bodies pile up over a long run (half of them, in the end) until their
+                 * pairs overflow the set, which this harness, unlike the world, cannot report. */
+                b = bp_box(h, 40, 12);
             } else {
                 for (int k = 0; k < MBP_DIM; k++) {
                     mbp_scalar d = mbp_from_ratio((int32_t)bp_rand(h, 3u) - 1, 4);

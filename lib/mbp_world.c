@@ -346,12 +346,11 @@ MBP__HOT mbp_status move_list_in(mbp_world *w, uint32_t n, const mbp_body *bodie
     const uint16_t *gen = w->gen;
     mbp_aabb *box = w->box;
     uint16_t *dirty = w->dirty;
-    uint32_t dc = w->dirty_count;
+    uint16_t *next = &dirty[w->dirty_count]; /* where the next body listed goes */
     mbp_status st = MBP_OK;
-    uint32_t j = 0u;
-    for (; j < n; j++) {
-        const mbp_body *h = &bodies[j];
-        const mbp_aabb *b = &boxes[j];
+    const mbp_body *h = bodies;
+    const mbp_aabb *b = boxes;
+    for (const mbp_body *end = bodies + n; h != end; h++, b++) {
         uint32_t i = (uint32_t)h->slot1 - 1u; /* the null handle wraps past MBP_MAX_BODIES */
         uint32_t f = i < (uint32_t)MBP_MAX_BODIES ? flags[i] : 0u;
         if ((f & (MBP__LIVE | MBP__DYING | MBP__VOLUME)) == MBP__LIVE && gen[i] == h->gen &&
@@ -365,20 +364,19 @@ MBP__HOT mbp_status move_list_in(mbp_world *w, uint32_t n, const mbp_body *bodie
             box[i] = *b;
             if ((f & MBP__DIRTY) == 0u) {
                 flags[i] = (uint8_t)(f | MBP__DIRTY);
-                dirty[dc] = (uint16_t)i;
-                dc++;
+                *next++ = (uint16_t)i;
             }
         } else {
-            w->dirty_count = (uint16_t)dc;
+            w->dirty_count = (uint16_t)(next - dirty);
             st = move_box(w, *h, b);
-            dc = w->dirty_count;
+            next = &dirty[w->dirty_count];
             if (st != MBP_OK) {
                 break;
             }
         }
     }
-    w->dirty_count = (uint16_t)dc;
-    *done = j;
+    w->dirty_count = (uint16_t)(next - dirty);
+    *done = (uint32_t)(h - bodies);
     return st;
 }
 

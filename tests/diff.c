@@ -418,6 +418,32 @@ static void step(scene *s, uint32_t frame)
     }
 }
 
+/* A frame whose pairs overflowed the set, within the update if not at its end (MBP_E_PAIRS_FULL,
+ * with the lost pairs counted; long runs of dense scenes reach it): the world holds some of the
+ * overlapping pairs, and begins the others in a later update that has room. Checks that what it
+ * holds is a subset of the oracle's pairs, then takes it for this frame's pairs, so that this
+ * frame's events and the next frame's are checked against what the world held. */
+static bool take_world_pairs(void)
+{
+    uint32_t na, j = 0;
+    mbp_sort_pairs(&test_w);
+    const mbp_pair *arr = mbp_pairs(&test_w, &na);
+    bool ok = mbp_get_stats(&test_w)->lost_pairs > 0u && na <= g_ncur;
+    for (uint32_t i = 0; ok && i < na; i++) {
+        uint32_t key = (uint32_t)arr[i].a << 16 | arr[i].b;
+        while (j < g_ncur && g_cur[j] < key) {
+            j++;
+        }
+        ok = j < g_ncur && g_cur[j] == key;
+    }
+    CHECK(ok);
+    for (uint32_t i = 0; ok && i < na; i++) {
+        g_cur[i] = (uint32_t)arr[i].a << 16 | arr[i].b;
+    }
+    g_ncur = ok ? na : g_ncur;
+    return ok;
+}
+
 /* Compares the world after an update with the oracle; returns true when all agrees. */
 static bool compare(uint32_t frame, mbp_status st)
 {
@@ -426,6 +452,10 @@ static bool compare(uint32_t frame, mbp_status st)
     if (!o_pairs(g_cur, &g_ncur)) {
         CHECK(!"scene denser than the oracle's buffer: make the scene sparser");
         return false;
+    }
+    if (st == MBP_E_PAIRS_FULL) {
+        ok = take_world_pairs();
+        st = MBP_OK; /* the rest checks the pairs held, and the events against them */
     }
     ebn = o_minus(g_cur, g_ncur, g_prev, g_nprev, g_exp_begun);
     een = o_minus(g_prev, g_nprev, g_cur, g_ncur, g_exp_ended);

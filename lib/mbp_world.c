@@ -401,10 +401,10 @@ mbp_status mbp_move_boxes(mbp_world *w, uint32_t n, const mbp_body *bodies,
     MBP__ASSERT(n == 0u || (bodies != NULL && boxes != NULL));
     uint32_t j = 0u;
     mbp_status st = MBP_OK;
-    if (!mbp__backend_wants_moves(w)) {
-        st = move_list(w, n, bodies, boxes, &j);
-    } else {
-        st = move_list_told(w, n, bodies, boxes, &j);
+    /* With n 0, bodies and boxes may be NULL: the loops' pointer arithmetic would be undefined. */
+    if (n != 0u) {
+        st = mbp__backend_wants_moves(w) ? move_list_told(w, n, bodies, boxes, &j)
+                                         : move_list(w, n, bodies, boxes, &j);
     }
     if (done != NULL) {
         *done = j;

@@ -350,7 +350,8 @@ MBP__HOT mbp_status move_list_in(mbp_world *w, uint32_t n, const mbp_body *bodie
     mbp_status st = MBP_OK;
     const mbp_body *h = bodies;
     const mbp_aabb *b = boxes;
-    for (const mbp_body *end = bodies + n; h != end; h++, b++) {
+    const mbp_body *end = &bodies[n];
+    while (h != end) {
         uint32_t i = (uint32_t)h->slot1 - 1u; /* the null handle wraps past MBP_MAX_BODIES */
         uint32_t f = i < (uint32_t)MBP_MAX_BODIES ? flags[i] : 0u;
         if ((f & (MBP__LIVE | MBP__DYING | MBP__VOLUME)) == MBP__LIVE && gen[i] == h->gen &&
@@ -374,6 +375,8 @@ MBP__HOT mbp_status move_list_in(mbp_world *w, uint32_t n, const mbp_body *bodie
                 break;
             }
         }
+        h++;
+        b++;
     }
     w->dirty_count = (uint16_t)(next - dirty);
     *done = (uint32_t)(h - bodies);

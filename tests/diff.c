@@ -428,7 +428,7 @@ static bool take_world_pairs(void)
     uint32_t na, j = 0;
     mbp_sort_pairs(&test_w);
     const mbp_pair *arr = mbp_pairs(&test_w, &na);
-    bool ok = mbp_get_stats(&test_w)->lost_pairs > 0u && na <= g_ncur;
+    bool ok = mbp_get_stats(&test_w)->lost_pairs > 0u; /* then each held pair in g_cur, in order */
     for (uint32_t i = 0; ok && i < na; i++) {
         uint32_t key = (uint32_t)arr[i].a << 16 | arr[i].b;
         while (j < g_ncur && g_cur[j] < key) {

@@ -259,7 +259,7 @@ size: deps-cross
 	@if [ "$(HAVE_CROSS)" != yes ]; then \
 	  echo "size: needs arm-none-eabi-gcc (make deps)"; exit 1; fi
 	@mkdir -p build/size
-	@echo "backend,target,config,flash_bytes,ram_bytes,bytes_per_body,bytes_per_pair,ram_bytes_bench,bytes_per_pair_no_events" > build/size.csv
+	@echo "backend,target,config,flash_bytes,ram_bytes,bytes_per_body,bytes_per_pair,ram_bytes_bench,bytes_per_pair_no_events,bytes_per_body_alone" > build/size.csv
 	@for t in microbit mps2-an386; do \
 	  $(MAKE) --no-print-directory -s TARGET=$$t size-platform >> build/size.csv || exit 1; \
 	done

@@ -9,6 +9,9 @@
 #   make fuzz [FUZZ_SECONDS=60] [FUZZ_CONFIGS=...]
 #                             libFuzzer: every compiled backend against brute force, each config
 #                             for FUZZ_SECONDS; fails on any finding (saved in build/fuzz-<c>/)
+#   make test-long [LONG_FRAMES=1500] [LONG_SEEDS=24] [LONG_CONFIGS=...]
+#                             the host suite with long random runs, for a release or a nightly
+#                             job: not part of make test (hours)
 #   make check-freestanding   tools/check-freestanding.sh (nm, headers, recursion)
 #   make coverage             line and branch coverage of lib/ (gcov + gcovr), mk/coverage.mk;
 #                             ends with "lines: N%" and "branches: N%" (docs/coverage.md)
@@ -44,6 +47,28 @@ test-sanitize: $(foreach c,$(HOST_CONFIGS),build/san-$(c)/run)
 	     $(SAN_ENV) tools/suite.sh asan-$${c/_/-} ./build/san-$$c/run; \
 	   done; } | tee build/sanitize.log
 	@tools/total.sh build/sanitize.log
+
+# ---- long random runs: not in make test (hours on 2 cores) ----
+# The host suite with many more frames and seeds than the gate's 200 x 4: scenes that only grow
+# dense, or overflow the pair set, after about a thousand frames show here. Run it before a
+# release or nightly; each config takes 10 to 40 minutes on one core.
+LONG_FRAMES  ?= 1500
+LONG_SEEDS   ?= 24
+LONG_CONFIGS ?= $(HOST_CONFIGS)
+
+build/long-%/run: $(LIB_SRC) $(TEST_SRC) build/test_list.inc $(LIB_HDR) $(wildcard tests/*.h config/*.h) \
+                  $(HOST_PORT_SRCS)
+	@mkdir -p $(@D)
+	$(CC) $(HOST_CFLAGS) -DMBP_CONFIG_FILE='"mbp_config_$*.h"' \
+	  -DMBP_TEST_PLATFORM='"long-$(subst _,-,$*)"' -DTEST_FRAMES=$(LONG_FRAMES)u -DTEST_SEEDS=$(LONG_SEEDS)u \
+	  $(LIB_SRC) $(TEST_SRC) $(HOST_PORT_SRCS) -o $@
+
+.PHONY: test-long
+test-long: $(foreach c,$(LONG_CONFIGS),build/long-$(c)/run)
+	@{ for c in $(LONG_CONFIGS); do \
+	     tools/suite.sh long-$${c/_/-} ./build/long-$$c/run; \
+	   done; } | tee build/long.log
+	@tools/total.sh build/long.log
 
 # ---- valgrind on the normal host binaries ----
 VALGRIND_CONFIGS ?= 2d_fixed 3d_float

@@ -121,14 +121,17 @@ readme_tables() {
     echo "Flash and RAM (\`make size\`, -Os; flash = the library linked into a minimal program"
     echo "that uses that backend, RAM = sizeof(mbp_world), whose pair set holds the default 2 pairs"
     echo "per body, and again with make bench's 8 pairs per body (and, on the M4, 8 grid entries);"
+    echo "per body alone = what one more body costs with the pair capacity (and the hash buckets) kept,"
+    echo "so that RAM is about a few hundred bytes (hash, hgrid: plus 2 bytes a hash bucket) + bodies ×"
+    echo "per body alone + pairs × per pair;"
     echo "per pair = what one more pair of capacity costs, with the event lists (the default) and"
     echo "without them (\`MBP_MAX_EVENTS 0\`, for firmware that reads only the pairs). Grid, hash and"
     echo "hgrid share one cell engine, lib/mbp_cells*.c, hence their flash figures within bytes of each"
     echo "other; docs/bench.md):"
     echo
-    echo "| backend | target | config | flash bytes | RAM bytes | RAM bytes per body | RAM bytes per pair | RAM bytes per pair, no event lists | RAM bytes, 8 pairs per body (make bench) |"
-    echo "|---|---|---|---:|---:|---:|---:|---:|---:|"
-    awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, $7, ($9 == "" ? "?" : $9), $8 }' "$size"
+    echo "| backend | target | config | flash bytes | RAM bytes | RAM bytes per body | RAM bytes per body alone | RAM bytes per pair | RAM bytes per pair, no event lists | RAM bytes, 8 pairs per body (make bench) |"
+    echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
+    awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, ($10 == "" ? "?" : $10), $7, ($9 == "" ? "?" : $9), $8 }' "$size"
 }
 
 # worked_example: one paragraph turning the default backend's mean and worst frame on the M4

@@ -6,7 +6,9 @@
 # environment, and SIZE_CAPS and SIZE_BENCH).
 #
 # For each backend compiled in by default (lib/mbp_config.h), alone, and for all of them
-# together, at each capacity of SIZE_CAPS (bodies; pairs are the default 2 per body):
+# together, and for brute-lean and sap-lean (brute force and SAP alone with MBP_WITH_SPHERES 0,
+# SAP also with MBP_SAP_QUANTIZED 1: what a firmware short of RAM builds), at each capacity of
+# SIZE_CAPS (bodies; pairs are the default 2 per body):
 #   flash_bytes  text+data of tools/bench/size_probe.c linked with --gc-sections, minus the same
 #                program without mbp (startup, port, assert hook): the library's flash
 #   ram_bytes    sizeof(mbp_world): the only RAM mbp uses besides a little stack
@@ -16,6 +18,11 @@
 #                (key, flag, hash index) and the event buffer (MBP_MAX_EVENTS follows
 #                MBP_MAX_PAIRS by default); the rest of the world does not depend on it.
 #   bytes_per_pair_no_events  the same with no event lists (MBP_MAX_EVENTS 0): the pair set alone
+#   bytes_per_body_alone  what one more body costs with the pair capacity kept: sizeof(mbp_world)
+#                again with MBP_MAX_BODIES doubled, MBP_MAX_PAIRS and MBP_HASH_BUCKETS as they
+#                were, minus ram_bytes, over bodies. bytes_per_body counts the default 2 pairs of
+#                capacity per body besides; this does not, so RAM = a few hundred bytes (plus
+#                the hash buckets) + bodies * this + pairs * bytes_per_pair
 #   ram_bytes_bench  sizeof(mbp_world) with make bench's capacities for this CPU: SIZE_BENCH is
 #                "<pairs per body> <grid entries per body>" (0: the default), "8 8" unless set
 #                (config/mbp_config_bench.h; the microbit's config/mbp_config_bench_m0.h is "8 0")
@@ -77,7 +84,7 @@ one() { # name "with-flags" backend cap "on backends"
     $CC $CFLAGS $defs -DSIZE_BACKEND=$be tools/bench/size_probe.c $(sources "$5") $portsrc \
         $LDFLAGS -Wl,--defsym=size_world=0x20000000 $LDLIBS -o "$out/$tag.elf"
     # Declared apart from their assignment, so that a failed build stops the script (set -e).
-    local ram pairs ram2 ramn ramn2 ramb
+    local ram pairs ram2 ramn ramn2 ramb ramd
     ram=$(ram_of "$out/$tag-ram.o" $defs)
     pairs=$($NM -S -t d "$out/$tag-ram.o" | awk '/size_pairs/ { print $2 + 0 }')
     ram2=$(ram_of "$out/$tag-ram2.o" $defs -DMBP_MAX_PAIRS=$((2 * pairs)))
@@ -87,10 +94,18 @@ one() { # name "with-flags" backend cap "on backends"
     local bench="-DMBP_MAX_PAIRS=$((bench_pairs * cap))"
     [ "$bench_entries" -gt 0 ] && bench="$bench -DMBP_GRID_MAX_ENTRIES=$((bench_entries * cap))"
     ramb=$(ram_of "$out/$tag-ramb.o" $defs $bench)
+    # Twice the bodies, the same pairs and hash buckets (the buckets step by 4x with the bodies:
+    # a capacity of their own, like the pairs). The -U drops $defs' MBP_MAX_BODIES.
+    local buckets
+    buckets=$(printf '#include "mbp_config.h"\nMBP_HASH_BUCKETS\n' |
+        $CC $CFLAGS $defs -E -P -x c - 2>/dev/null | tail -1)
+    ramd=$(ram_of "$out/$tag-ramd.o" $defs -UMBP_MAX_BODIES -DMBP_MAX_BODIES=$((2 * cap)) \
+        -DMBP_MAX_PAIRS="$pairs" -DMBP_HASH_BUCKETS="$buckets")
     local fl=$(( $(flash "$out/$tag.elf") - base ))
     echo "$name,$cpu,${dim}d_${scalar}_$cap,$fl,$ram,$(awk -v r="$ram" -v r2="$ram2" -v c="$cap" -v p="$pairs" \
         'BEGIN { printf "%.1f,%.1f", r / c, (r2 - r) / p }'),$ramb,$(awk -v r="$ramn" -v r2="$ramn2" -v p="$pairs" \
-        'BEGIN { printf "%.1f", (r2 - r) / p }')" > "$out/$tag.row"
+        'BEGIN { printf "%.1f", (r2 - r) / p }'),$(awk -v r="$ram" -v rd="$ramd" -v c="$cap" \
+        'BEGIN { printf "%.1f", (rd - r) / c }')" > "$out/$tag.row"
 }
 
 with_only() { # backend -> -D flags with only it on
@@ -99,6 +114,15 @@ with_only() { # backend -> -D flags with only it on
         f="$f -DMBP_WITH_$(echo "$b" | tr a-z A-Z)=$([ "$b" = "$1" ] && echo 1 || echo 0)"
     done
     echo "$f"
+}
+
+# Lean rows: brute force and SAP as a firmware short of RAM builds them (when on by default).
+lean=""
+for b in brute sap; do
+    case " $enabled " in *" $b "*) lean="$lean $b" ;; esac
+done
+lean_flags() { # backend -> its lean options
+    echo "-DMBP_WITH_SPHERES=0$([ "$1" = sap ] && echo " -DMBP_SAP_QUANTIZED=1")"
 }
 
 pids=""
@@ -113,9 +137,15 @@ for cap in $caps; do
     done
     first=$(echo $enabled | awk '{ print toupper($1) }')
     one all "$allf" "MBP_$first" "$cap" "$enabled" & pids="$pids $!"
+    # The lean builds of two backends: no sphere bodies, and SAP's 16-bit endpoints.
+    for b in $lean; do
+        one "$b-lean" "$(with_only "$b") $(lean_flags "$b")" "MBP_$(echo "$b" | tr a-z A-Z)" \
+            "$cap" "$b" & pids="$pids $!"
+    done
     for p in $pids; do wait "$p"; done
     pids=""
 done
 for cap in $caps; do
     for b in $enabled all; do cat "$out/$b-$cap.row"; done
+    for b in $lean; do cat "$out/$b-lean-$cap.row"; done
 done

@@ -11,7 +11,7 @@
 #                             for FUZZ_SECONDS; fails on any finding (saved in build/fuzz-<c>/)
 #   make test-long [LONG_FRAMES=1500] [LONG_SEEDS=24] [LONG_CONFIGS=...]
 #                             the host suite with long random runs, for a release or a nightly
-#                             job: not part of make test (hours)
+#                             job: not part of make test (about 40 minutes)
 #   make check-freestanding   tools/check-freestanding.sh (nm, headers, recursion)
 #   make coverage             line and branch coverage of lib/ (gcov + gcovr), mk/coverage.mk;
 #                             ends with "lines: N%" and "branches: N%" (docs/coverage.md)
@@ -48,10 +48,10 @@ test-sanitize: $(foreach c,$(HOST_CONFIGS),build/san-$(c)/run)
 	   done; } | tee build/sanitize.log
 	@tools/total.sh build/sanitize.log
 
-# ---- long random runs: not in make test (hours on 2 cores) ----
+# ---- long random runs: not in make test (about 40 minutes on one core) ----
 # The host suite with many more frames and seeds than the gate's 200 x 4: scenes that only grow
 # dense, or overflow the pair set, after about a thousand frames show here. Run it before a
-# release or nightly; each config takes 10 to 40 minutes on one core.
+# release or nightly; each config takes 5 to 7 minutes on one core (about 40 for all six).
 LONG_FRAMES  ?= 1500
 LONG_SEEDS   ?= 24
 LONG_CONFIGS ?= $(HOST_CONFIGS)

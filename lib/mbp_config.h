@@ -254,19 +254,28 @@
 #undef MBP_GRID_MAX_CELLS_PER_BODY
 #define MBP_GRID_MAX_CELLS_PER_BODY 16
 #endif
-/* Hash and hgrid: buckets of the cell table, a power of two, 2 bytes each. Default: at least
- * 4 per body. */
+/* Hash and hgrid: buckets of the cell table, a power of two, 2 bytes each. Default: the
+ * smallest power of two that gives 4 per body, at least 256 and at most 65536 (so that a
+ * capacity between two steps pays at most twice the 4 per body, not four times). */
 #ifndef MBP_HASH_BUCKETS
 #if MBP_MAX_BODIES <= 64
 #define MBP_HASH_BUCKETS 256
+#elif MBP_MAX_BODIES <= 128
+#define MBP_HASH_BUCKETS 512
 #elif MBP_MAX_BODIES <= 256
 #define MBP_HASH_BUCKETS 1024
+#elif MBP_MAX_BODIES <= 512
+#define MBP_HASH_BUCKETS 2048
 #elif MBP_MAX_BODIES <= 1024
 #define MBP_HASH_BUCKETS 4096
+#elif MBP_MAX_BODIES <= 2048
+#define MBP_HASH_BUCKETS 8192
 #elif MBP_MAX_BODIES <= 4096
 #define MBP_HASH_BUCKETS 16384
+#elif MBP_MAX_BODIES <= 8192
+#define MBP_HASH_BUCKETS 32768
 #else
-#define MBP_HASH_BUCKETS 65536
+#define MBP_HASH_BUCKETS 65536 /* the cell entries, at most 65535, fill no more */
 #endif
 #endif
 #if (0 - MBP_HASH_BUCKETS - 1) == 1 && (MBP_HASH_BUCKETS + 0) != -2 || \

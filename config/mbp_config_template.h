@@ -30,11 +30,11 @@
 /* ---- capacity ---- */
 
 /* Bodies, 1..65534. Each costs about 40 bytes (2D) to 60 bytes (3D) in the world itself,
- * plus what the backend keeps per body. */
+ * plus what the backend keeps per body (make size: RAM bytes per body alone). */
 /* #define MBP_MAX_BODIES 128 */
 
 /* Pairs the pair set can hold, 1..1048576 (default 2 * MBP_MAX_BODIES). 5 bytes each plus a
- * hash index of 2 or 4 bytes per slot with at least two slots per pair. Within one update the
+ * hash index of 1.5 slots per pair, 2 bytes a slot (4 from 65535 pairs). Within one update the
  * set holds the previous frame's pairs and the new ones: size it for the pairs you expect plus
  * those that can begin in one frame. When full, mbp_update() returns MBP_E_PAIRS_FULL and
  * stats.lost_pairs counts what was lost; the next frame with room is exact again. */

@@ -94,7 +94,7 @@ one() { # name "with-flags" backend cap "on backends"
     local bench="-DMBP_MAX_PAIRS=$((bench_pairs * cap))"
     [ "$bench_entries" -gt 0 ] && bench="$bench -DMBP_GRID_MAX_ENTRIES=$((bench_entries * cap))"
     ramb=$(ram_of "$out/$tag-ramb.o" $defs $bench)
-    # Twice the bodies, the same pairs and hash buckets (the buckets step by 4x with the bodies:
+    # Twice the bodies, the same pairs and hash buckets (the buckets step by 2x with the bodies:
     # a capacity of their own, like the pairs). The -U drops $defs' MBP_MAX_BODIES.
     local buckets
     buckets=$(printf '#include "mbp_config.h"\nMBP_HASH_BUCKETS\n' |

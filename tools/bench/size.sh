@@ -36,12 +36,17 @@ mkdir -p "$out"
 scalar_def=$([ "$scalar" = fixed ] && echo MBP_FIXED || echo MBP_FLOAT)
 all="brute sweep sap grid hash hgrid tree quadtree"
 
+config_value() { # MACRO [defs...] -> the macro's value after lib/mbp_config.h, with those defs
+    local m=$1
+    shift
+    printf '#include "mbp_config.h"\n%s\n' "$m" | $CC $CFLAGS "$@" -E -P -x c - 2>/dev/null | tail -1
+}
+
 # The backends on by default: ask the preprocessor.
 enabled=""
 for b in $all; do
     B=$(echo "$b" | tr a-z A-Z)
-    v=$(printf '#include "mbp_config.h"\nMBP_WITH_%s\n' "$B" |
-        $CC $CFLAGS -DMBP_DIM=$dim -DMBP_SCALAR=$scalar_def -E -P -x c - 2>/dev/null | tail -1)
+    v=$(config_value "MBP_WITH_$B" -DMBP_DIM=$dim -DMBP_SCALAR=$scalar_def)
     [ "$v" = 1 ] && enabled="$enabled $b"
 done
 
@@ -97,8 +102,7 @@ one() { # name "with-flags" backend cap "on backends"
     # Twice the bodies, the same pairs and hash buckets (the buckets step by 2x with the bodies:
     # a capacity of their own, like the pairs). The -U drops $defs' MBP_MAX_BODIES.
     local buckets
-    buckets=$(printf '#include "mbp_config.h"\nMBP_HASH_BUCKETS\n' |
-        $CC $CFLAGS $defs -E -P -x c - 2>/dev/null | tail -1)
+    buckets=$(config_value MBP_HASH_BUCKETS $defs)
     ramd=$(ram_of "$out/$tag-ramd.o" $defs -UMBP_MAX_BODIES -DMBP_MAX_BODIES=$((2 * cap)) \
         -DMBP_MAX_PAIRS="$pairs" -DMBP_HASH_BUCKETS="$buckets")
     local fl=$(( $(flash "$out/$tag.elf") - base ))

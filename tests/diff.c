@@ -430,7 +430,7 @@ static bool take_world_pairs(void)
     const mbp_pair *arr = mbp_pairs(&test_w, &na);
     bool ok = mbp_get_stats(&test_w)->lost_pairs > 0u; /* then each held pair in g_cur, in order */
     for (uint32_t i = 0; ok && i < na; i++) {
-        uint32_t key = (uint32_t)arr[i].a << 16 | arr[i].b;
+        uint32_t key = test_pair_key(arr[i]);
         while (j < g_ncur && g_cur[j] < key) {
             j++;
         }
@@ -438,7 +438,7 @@ static bool take_world_pairs(void)
     }
     CHECK(ok);
     for (uint32_t i = 0; ok && i < na; i++) {
-        g_cur[i] = (uint32_t)arr[i].a << 16 | arr[i].b;
+        g_cur[i] = test_pair_key(arr[i]);
     }
     g_ncur = ok ? na : g_ncur;
     return ok;
@@ -479,12 +479,12 @@ static bool compare(uint32_t frame, mbp_status st)
     mbp_sort_pairs(&test_w);
     arr = mbp_pairs(&test_w, &na);
     for (uint32_t i = 0; ok && i < na; i++) {
-        ok = i < g_ncur && ((uint32_t)arr[i].a << 16 | arr[i].b) == g_cur[i];
+        ok = i < g_ncur && test_pair_key(arr[i]) == g_cur[i];
     }
     it = 0;
     uint32_t k = 0;
     while (mbp_next_pair(&test_w, &it, &p)) {
-        uint32_t key = (uint32_t)p.a << 16 | p.b;
+        uint32_t key = test_pair_key(p);
         if (k >= g_ncur || key != g_cur[k]) {
             ok = false;
         }
@@ -494,10 +494,10 @@ static bool compare(uint32_t frame, mbp_status st)
     const mbp_pair *en = test_ended(&test_w, &ne);
     ok = ok && nb == ebn && ne == een;
     for (uint32_t i = 0; ok && bg != NULL && i < nb; i++) {
-        ok = ((uint32_t)bg[i].a << 16 | bg[i].b) == g_exp_begun[i];
+        ok = test_pair_key(bg[i]) == g_exp_begun[i];
     }
     for (uint32_t i = 0; ok && en != NULL && i < ne; i++) {
-        ok = ((uint32_t)en[i].a << 16 | en[i].b) == g_exp_ended[i];
+        ok = test_pair_key(en[i]) == g_exp_ended[i];
     }
     if (!ok) {
         test_puts("  mismatch at frame ");

@@ -68,6 +68,13 @@ static inline uint32_t test_pile_that_fits(void)
     return m;
 }
 
+/* A pair as one ascending key, a << 16 | b: the order of mbp_sort_pairs() and of the oracle's
+ * lists. */
+static inline uint32_t test_pair_key(mbp_pair p)
+{
+    return (uint32_t)p.a << 16 | p.b;
+}
+
 #include "test_events.h" /* test_begun(), test_ended() */
 
 #endif

@@ -223,7 +223,7 @@ static bool sd_compare(uint32_t frame)
     uint32_t it = 0, k = 0;
     mbp_pair p;
     while (mbp_next_pair(&test_w, &it, &p)) {
-        ok = ok && k < g_ncur && g_cur[k] == ((uint32_t)p.a << 16 | p.b);
+        ok = ok && k < g_ncur && g_cur[k] == test_pair_key(p);
         k++;
     }
     ok = ok && k == g_ncur;
@@ -233,12 +233,12 @@ static bool sd_compare(uint32_t frame)
     uint32_t eb = minus(g_cur, g_ncur, g_prev, g_nprev, g_tmp);
     ok = ok && nb == eb;
     for (uint32_t i = 0; ok && bg != NULL && i < nb; i++) {
-        ok = ((uint32_t)bg[i].a << 16 | bg[i].b) == g_tmp[i];
+        ok = test_pair_key(bg[i]) == g_tmp[i];
     }
     uint32_t ee = minus(g_prev, g_nprev, g_cur, g_ncur, g_tmp);
     ok = ok && ne == ee;
     for (uint32_t i = 0; ok && en != NULL && i < ne; i++) {
-        ok = ((uint32_t)en[i].a << 16 | en[i].b) == g_tmp[i];
+        ok = test_pair_key(en[i]) == g_tmp[i];
     }
     if (!ok) {
         test_puts("  shape world mismatch at frame ");

@@ -27,7 +27,7 @@ static uint32_t pairs_of(uint32_t *out, uint32_t cap)
     mbp_pair p;
     while (mbp_next_pair(&test_w, &it, &p)) {
         if (n < cap) {
-            out[n] = (uint32_t)p.a << 16 | p.b;
+            out[n] = test_pair_key(p);
         }
         n++;
     }

@@ -44,7 +44,7 @@ static uint32_t keys_of(mbp_world *w, uint32_t *out, uint32_t cap)
     mbp_sort_pairs(w);
     const mbp_pair *p = mbp_pairs(w, &n);
     for (uint32_t k = 0; k < n && k < cap; k++) {
-        out[k] = (uint32_t)p[k].a << 16 | p[k].b;
+        out[k] = test_pair_key(p[k]);
     }
     return n;
 }

@@ -69,7 +69,7 @@ static uint32_t sorted_keys(mbp_world *w, uint32_t *keys)
     mbp_sort_pairs(w);
     while (mbp_next_pair(w, &it, &p)) {
         if (n < MBP_MAX_PAIRS) {
-            keys[n] = (uint32_t)p.a << 16 | p.b;
+            keys[n] = test_pair_key(p);
         }
         n++;
     }

@@ -19,7 +19,7 @@ static uint32_t sorted_pairs(uint32_t *keys, uint32_t cap)
     mbp_sort_pairs(&test_w);
     while (mbp_next_pair(&test_w, &it, &p)) {
         if (n < cap) {
-            keys[n] = (uint32_t)p.a << 16 | p.b;
+            keys[n] = test_pair_key(p);
         }
         n++;
     }
@@ -411,7 +411,7 @@ TEST(walking_pairs_in_own_order_and_sorted_gives_the_same_set)
         it = 0;
         bool ascending = true;
         while (mbp_next_pair(&test_w, &it, &p)) {
-            uint32_t key = (uint32_t)p.a << 16 | p.b;
+            uint32_t key = test_pair_key(p);
             ascending = ascending && (count == 0u || key > last);
             last = key;
             sum_sorted += (uint32_t)p.a * 131u + p.b;

@@ -39,12 +39,17 @@ build/test_list.inc: $(TEST_SRC)
 	@mkdir -p build
 	@grep -ho '^TEST([a-z0-9_]*)' tests/test_*.c | sed 's/TEST(\(.*\))/X(\1)/' > $@.tmp && mv $@.tmp $@
 
-build/host-%/run: $(LIB_SRC) $(TEST_SRC) build/test_list.inc $(LIB_HDR) $(wildcard tests/*.h config/*.h) \
-                  $(HOST_PORT_SRCS)
+# The host suite of configuration $*: what it is built from, and its build,
+# $(call host_suite,<compiler and flags>,<name it prints before the config>,<test flags>).
+# mk/reliability.mk builds the sanitizer and long-run suites the same way.
+HOST_SUITE_SRC = $(LIB_SRC) $(TEST_SRC) build/test_list.inc $(LIB_HDR) $(wildcard tests/*.h config/*.h) \
+                 $(HOST_PORT_SRCS)
+host_suite = $(1) -DMBP_CONFIG_FILE='"mbp_config_$*.h"' -DMBP_TEST_PLATFORM='"$(2)-$(subst _,-,$*)"' \
+             $(3) $(LIB_SRC) $(TEST_SRC) $(HOST_PORT_SRCS) -o $@
+
+build/host-%/run: $(HOST_SUITE_SRC)
 	@mkdir -p $(@D)
-	$(CC) $(HOST_CFLAGS) -DMBP_CONFIG_FILE='"mbp_config_$*.h"' \
-	  -DMBP_TEST_PLATFORM='"host-$(subst _,-,$*)"' $(HOST_TEST_FLAGS) \
-	  $(LIB_SRC) $(TEST_SRC) $(HOST_PORT_SRCS) -o $@
+	$(call host_suite,$(CC) $(HOST_CFLAGS),host,$(HOST_TEST_FLAGS))
 
 .PHONY: test-host
 test-host: $(foreach c,$(HOST_CONFIGS),build/host-$(c)/run)

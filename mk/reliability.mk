@@ -35,11 +35,9 @@ SAN_CFLAGS := $(filter-out -O2 -Werror,$(HOST_CFLAGS)) -O1 $(SAN_FLAGS) \
 SAN_ENV   := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=1 \
              UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 
-build/san-%/run: $(LIB_SRC) $(TEST_SRC) build/test_list.inc $(LIB_HDR) $(wildcard tests/*.h) $(HOST_PORT_SRCS)
+build/san-%/run: $(HOST_SUITE_SRC)
 	@mkdir -p $(@D)
-	$(SAN_CC) $(SAN_CFLAGS) -DMBP_CONFIG_FILE='"mbp_config_$*.h"' \
-	  -DMBP_TEST_PLATFORM='"asan-$(subst _,-,$*)"' $(HOST_TEST_FLAGS) \
-	  $(LIB_SRC) $(TEST_SRC) $(HOST_PORT_SRCS) -o $@
+	$(call host_suite,$(SAN_CC) $(SAN_CFLAGS),asan,$(HOST_TEST_FLAGS))
 
 .PHONY: test-sanitize
 test-sanitize: $(foreach c,$(HOST_CONFIGS),build/san-$(c)/run)
@@ -56,12 +54,9 @@ LONG_FRAMES  ?= 1500
 LONG_SEEDS   ?= 24
 LONG_CONFIGS ?= $(HOST_CONFIGS)
 
-build/long-%/run: $(LIB_SRC) $(TEST_SRC) build/test_list.inc $(LIB_HDR) $(wildcard tests/*.h config/*.h) \
-                  $(HOST_PORT_SRCS)
+build/long-%/run: $(HOST_SUITE_SRC)
 	@mkdir -p $(@D)
-	$(CC) $(HOST_CFLAGS) -DMBP_CONFIG_FILE='"mbp_config_$*.h"' \
-	  -DMBP_TEST_PLATFORM='"long-$(subst _,-,$*)"' -DTEST_FRAMES=$(LONG_FRAMES)u -DTEST_SEEDS=$(LONG_SEEDS)u \
-	  $(LIB_SRC) $(TEST_SRC) $(HOST_PORT_SRCS) -o $@
+	$(call host_suite,$(CC) $(HOST_CFLAGS),long,-DTEST_FRAMES=$(LONG_FRAMES)u -DTEST_SEEDS=$(LONG_SEEDS)u)
 
 .PHONY: test-long
 test-long: $(foreach c,$(LONG_CONFIGS),build/long-$(c)/run)

@@ -302,15 +302,18 @@ mbp_status mbp__sap_update(mbp_sap_state *s, const mbp__bodies *v, mbp__sink *ou
     bool full = s->incomplete != 0u || mbp__sink_overflowed(out);
     s->batch_last = 0u;
     s->merged_last = 0u;
-    if (!full) {
+    /* When nothing moved or came, there is nothing to sort: the update costs O(1) (removed
+     * bodies' endpoints went above). */
+    if (!full && v->moved_count != 0u) {
         /* sap_budget swaps a body, times log2(bodies) / 10 from 1024 bodies on: a rebuild costs
-         * O(n log n). At most 65535 * 65536 * 16 / 10, kept below 2^32. */
+         * O(n log n). Clamped below 2^32 (up to 104856 a body, times 65536 bodies). The
+         * division is a 32-bit one: in 64 bits it is a libgcc call on Cortex-M. */
         uint32_t lg = 9u, m = s->n >> 11; /* lg: 10 up to 1024 bodies, then log2(bodies) */
         do {
             lg++;
             m >>= 1;
         } while (m != 0u);
-        uint64_t b64 = (uint64_t)s->budget * (s->n / 2u + 1u) * lg / 10u;
+        uint64_t b64 = (uint64_t)((uint32_t)s->budget * lg / 10u) * (s->n / 2u + 1u);
         uint32_t budget = b64 < UINT32_MAX ? (uint32_t)b64 : UINT32_MAX;
         if (16u * v->moved_count >= s->n) { /* s->n: 2 endpoints a body */
             s->batch_last = 1u;

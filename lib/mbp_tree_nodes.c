@@ -3,9 +3,10 @@
  * removal, rotations and refits in the fixed node pool, and the validity check of the tests.
  *
  * Insertion descends to the child whose box grows least in surface (perimeter in 2D, area in 3D;
- * Box2D v2.4's cost with inheritance) but may stop only at a node of height <= 1, so that the new
- * parent is balanced; then the ancestors are rebalanced and refitted, up to the first that keeps
- * its box and height (nothing above it can change then).
+ * Box2D v2.4's cost with inheritance; on a tie, as for a box inside both, the child whose centre
+ * is nearer) but may stop only at a node of height <= 1, so that the new parent is balanced;
+ * then the ancestors are rebalanced and refitted, up to the first that keeps its box and height
+ * (nothing above it can change then).
  *
  * Height bound (why the walks' stack cannot overflow)
  * ---------------------------------------------------
@@ -161,6 +162,20 @@ static cost_t child_cost(const mbp_tree_state *t, uint16_t c, const mbp_aabb *b)
     return t->node[c].height == 0u ? s : s - surface(&t->node[c].box);
 }
 
+/* How far node c's centre lies from box b's, as the sum over the axes of |difference| (doubled:
+ * min + max, no halving). Breaks the ties of child_cost(): a box inside both children grows
+ * neither, and always taking the first one stretched the middle levels of large trees. */
+static cost_t distance(const mbp_tree_state *t, uint16_t c, const mbp_aabb *b)
+{
+    const mbp_aabb *x = &t->node[c].box;
+    cost_t d = 0;
+    for (int k = 0; k < MBP_DIM; k++) {
+        cost_t e = ((cost_t)x->min[k] + (cost_t)x->max[k]) - ((cost_t)b->min[k] + (cost_t)b->max[k]);
+        d += e < 0 ? -e : e;
+    }
+    return d;
+}
+
 /* Inserts the leaf, descending from node s (the root, or a node whose box held the leaf's box
  * before a removal: a local re-insertion). */
 void mbp__tree_insert_leaf(mbp_tree_state *t, uint16_t leaf, uint16_t s)
@@ -186,6 +201,10 @@ void mbp__tree_insert_leaf(mbp_tree_state *t, uint16_t leaf, uint16_t s)
             if (here < c1 + inherit && here < c2 + inherit) {
                 break;
             }
+        }
+        if (c1 == c2) {
+            c1 = distance(t, n->child1, b);
+            c2 = distance(t, n->child2, b);
         }
         s = c1 <= c2 ? n->child1 : n->child2;
     }

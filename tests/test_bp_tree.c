@@ -5,6 +5,8 @@
 #include "test_util.h"
 
 #if MBP_WITH_TREE
+#include "mbp_tree_nodes.h"
+
 static mbp_tree_state g_tree;
 #define BP_ADD(i, box) mbp__tree_add(&g_tree, i, box)
 #define BP_MOVE(i, old, box) ((void)(i), (void)(old), (void)(box), MBP_OK)
@@ -179,6 +181,54 @@ TEST(bp_tree_does_nothing_in_an_update_where_nothing_moved)
     CHECK_EQ(out.tests, 0);
     CHECK_EQ(g_tree.inserts + g_tree.kept, 0);
     CHECK_EQ(g_bp.ps.count, count);
+}
+
+/* Node n of g_tree as a leaf of body i with box b (not linked yet). */
+static uint16_t tree_leaf(uint16_t i, mbp_aabb b)
+{
+    uint16_t n = mbp__tree_alloc_node(&g_tree);
+    g_tree.node[n].child1 = MBP_TREE_NULL;
+    g_tree.node[n].child2 = i;
+    g_tree.node[n].height = 0u;
+    g_tree.node[n].box = b;
+    g_tree.leaf[i] = n;
+    return n;
+}
+
+/* A new inner node of g_tree over c1 and c2, with its box and height. */
+static uint16_t tree_join(uint16_t c1, uint16_t c2)
+{
+    uint16_t n = mbp__tree_alloc_node(&g_tree);
+    mbp_tree_node *a = &g_tree.node[n];
+    a->child1 = c1;
+    a->child2 = c2;
+    a->parent = MBP_TREE_NULL;
+    g_tree.node[c1].parent = n;
+    g_tree.node[c2].parent = n;
+    mbp_aabb_union(&g_tree.node[c1].box, &g_tree.node[c2].box, &a->box);
+    uint8_t h1 = g_tree.node[c1].height, h2 = g_tree.node[c2].height;
+    a->height = (uint8_t)(1u + (h1 > h2 ? h1 : h2));
+    return n;
+}
+
+/* A new leaf inside both children of the root grows neither: the insertion takes the child
+ * whose centre is nearer, not the first (which stretched the middle levels of large trees). */
+TEST(bp_tree_insertion_breaks_a_tie_of_growth_by_the_nearer_child)
+{
+    CHECK_ST(tree_init(), MBP_OK);
+    uint16_t p1 = tree_join(tree_leaf(0u, box2(0, 0, 1, 1)), tree_leaf(1u, box2(60, 0, 61, 1)));
+    uint16_t p2 = tree_join(tree_leaf(2u, box2(40, 0, 41, 1)), tree_leaf(3u, box2(100, 0, 101, 1)));
+    g_tree.root = tree_join(p1, p2); /* p1 = [0, 61], centre 30.5; p2 = [40, 101], centre 70.5 */
+    CHECK(mbp__tree_valid(&g_tree));
+    uint16_t lf = tree_leaf(4u, box2(58, 0, 59, 1)); /* inside both; centre 58.5 */
+    mbp__tree_insert_leaf(&g_tree, lf, g_tree.root);
+    CHECK(mbp__tree_valid(&g_tree));
+    uint16_t top = lf; /* lf's ancestor just below the root */
+    while (g_tree.node[top].parent != g_tree.root) {
+        top = g_tree.node[top].parent;
+    }
+    CHECK(top != p1);
+    CHECK_EQ(g_tree.node[g_tree.leaf[2]].parent, g_tree.node[lf].parent); /* beside body 2 */
 }
 
 TEST(bp_tree_refuses_parameters_out_of_range)

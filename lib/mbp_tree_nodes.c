@@ -170,7 +170,8 @@ static cost_t distance(const mbp_tree_state *t, uint16_t c, const mbp_aabb *b)
     const mbp_aabb *x = &t->node[c].box;
     cost_t d = 0;
     for (int k = 0; k < MBP_DIM; k++) {
-        cost_t e = ((cost_t)x->min[k] + (cost_t)x->max[k]) - ((cost_t)b->min[k] + (cost_t)b->max[k]);
+        cost_t e = (cost_t)x->min[k] + (cost_t)x->max[k];
+        e -= (cost_t)b->min[k] + (cost_t)b->max[k];
         d += e < 0 ? -e : e;
     }
     return d;

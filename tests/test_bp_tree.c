@@ -183,7 +183,7 @@ TEST(bp_tree_does_nothing_in_an_update_where_nothing_moved)
     CHECK_EQ(g_bp.ps.count, count);
 }
 
-/* Node n of g_tree as a leaf of body i with box b (not linked yet). */
+/* A new node of g_tree: the leaf of body i, with box b, not linked yet. */
 static uint16_t tree_leaf(uint16_t i, mbp_aabb b)
 {
     uint16_t n = mbp__tree_alloc_node(&g_tree);

@@ -48,11 +48,18 @@
  *     candidates, and re-insert every moved leaf whose fat box is over 5/4 of a fresh one;
  *   - sync (mbp__sink_full_frame(out, true), report every fat candidate) after an exact frame whose
  *     count says the candidates fit in 5/8 of the set: incremental again from the next frame.
+ * Builds: in a frame where nearly every body moved (7 in 8) and most of them jumped (a fresh fat
+ * box apart from the old one, or a new body), the rest of the jumpers only take fresh fat boxes,
+ * the tree is built anew from all its leaves by median splits (mbp_tree_build.c) and the frame
+ * is an exact full one. Every body teleporting, a level reset or a world filled at once: one walk
+ * a leaf in a tight tree, O(n log n), instead of re-inserting each jumper into a tree whose other
+ * leaves sit at their old places (two walks and a descent each, in a tree that grows looser).
  *
  * The tree's structure (insertion, removal, rotations, and the proof that the tree stays
- * AVL-balanced, of height h <= MBP_TREE_HEIGHT_MAX): mbp_tree_nodes.c. The frame (fat boxes,
- * walks, pair changes, re-insertions, the update) and the query: mbp_tree_update.c. This file:
- * the parameters, adding and removing bodies.
+ * AVL-balanced, of height h <= MBP_TREE_HEIGHT_MAX): mbp_tree_nodes.c; built anew:
+ * mbp_tree_build.c. Fat boxes: mbp_tree_fat.c. The frame (walks, pair changes, re-insertions,
+ * the update) and the query: mbp_tree_update.c. This file: the parameters, adding and removing
+ * bodies.
  * A walk tests a node, and when it is an inner node that overlaps, goes on with its first child
  * and pushes its second: every entry on the stack is the second child of a distinct proper
  * ancestor of the node being tested, so it holds at most h entries (MBP_TREE_STACK is h+1).
@@ -64,7 +71,7 @@
  * costs O(1) here); O(1) for a moved body inside its fat box; for a body leaving it or new,
  * O(log n) to move the leaf (O(1) when it keeps its place) plus a walk of O(log n + k) for k
  * leaves near it. The core adds O(p) for p stored pairs. A full frame is O(n log n + c) for c fat
- * candidates. Worst case: one huge body, or every body overlapping: walks become O(n) each,
+ * candidates, and so is a frame that builds the tree. Worst case: one huge body, or every body overlapping: walks become O(n) each,
  * O(n^2) a frame. Queries: O(log n + k). No recursion anywhere. RAM: see mbp_tree.h.
  * Bursts: bodies that start moving alike in one frame (added together, say) would leave their fat
  * boxes together, about every tree_sweep + 1 frames, in waves that fade slowly (with one sweep for
@@ -105,9 +112,11 @@ mbp_status mbp__tree_init(mbp_tree_state *t, const mbp_params *p)
     t->root = NUL;
     t->free_head = 0u;
     t->stack_cap = MBP_TREE_STACK;
+    t->build_min = 8u;
     t->inserts = 0u;
     t->kept = 0u;
     t->kept_in_place = 0u;
+    t->jumps = 0u;
     t->overflows = 0u;
     t->level = 0u;
     t->tick = 0u;
@@ -117,6 +126,7 @@ mbp_status mbp__tree_init(mbp_tree_state *t, const mbp_params *p)
     }
     mbp__tree_set_margins(t);
     t->rebuilds = 0u;
+    t->builds = 0u;
     t->fat_pairs = 0u;
     t->synced = true; /* no bodies, no candidates */
     return MBP_OK;

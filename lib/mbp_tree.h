@@ -44,12 +44,17 @@ typedef struct mbp_tree_state {
     uint8_t slot[MBP_TREE_SWEEPS];   /* due[] index of each sweep length's exit frame */
     uint16_t free_head;
     uint16_t stack_cap; /* walks use min(stack_cap, MBP_TREE_STACK) entries; tests lower it */
+    uint16_t build_min; /* leaves leaving in a frame before it may build the tree anew: this
+                         * plus 1/16 of the bodies (mbp_tree_update.c); tests raise it */
     /* Counters, for tests and benchmarks. */
     uint32_t inserts;   /* last update: leaves inserted or given a new fat box */
     uint32_t kept;      /* last update: moved bodies still inside their fat box (no tree work) */
     uint32_t kept_in_place; /* last update: of inserts, leaves that kept their place */
+    uint32_t jumps;     /* last update: of inserts, new leaves and leaves whose fresh fat box
+                         * does not meet the old one */
     uint32_t overflows; /* last update: walks that hit the stack cap (update returned NOROOM) */
     uint32_t rebuilds;  /* since init: full frames (see mbp_tree.c) */
+    uint32_t builds;    /* since init: trees built anew from their leaves (mbp_tree_build.c) */
     uint32_t fat_pairs; /* pairs of overlapping fat boxes counted by the last full frame */
     bool synced;        /* the pair set holds exactly the fat candidates: incremental frames */
 } mbp_tree_state;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* mbp_tree_nodes.h: what the tree backend's files share (internal): the node pool, the box
- * helpers, the structure's entry points and the margins. mbp_tree.c: how it works, the
- * parameters, adding and removing bodies; mbp_tree_update.c: fat boxes, walks, pairs, the update
- * and the query; mbp_tree_nodes.c: insertion, removal, rotations, the validity check. The state
- * itself: mbp_tree.h.
+ * helpers, the structure's entry points and the fat boxes. mbp_tree.c: how it works, the
+ * parameters, adding and removing bodies; mbp_tree_update.c: walks, pairs, the update and the
+ * query; mbp_tree_fat.c: fat boxes and margins; mbp_tree_nodes.c: insertion, removal,
+ * rotations, the validity check; mbp_tree_build.c: the tree built anew. The state itself:
+ * mbp_tree.h.
  */
 #ifndef MBP_TREE_NODES_H
 #define MBP_TREE_NODES_H
@@ -70,10 +71,21 @@ void mbp__tree_insert_leaf(mbp_tree_state *t, uint16_t leaf, uint16_t s);
 /* Takes the leaf out of the tree (its node stays allocated: the caller frees or re-inserts it). */
 void mbp__tree_remove_leaf(mbp_tree_state *t, uint16_t leaf);
 
-/* ---- the frame (mbp_tree_update.c) ---- */
+/* Builds the tree anew from the leaves of bodies below high, with their boxes as they are now,
+ * whether in the tree or not yet (mbp_tree_build.c): O(n log n) for n leaves, O(high) more.
+ * Every inner node is freed and taken again. */
+void mbp__tree_rebuild(mbp_tree_state *t, uint32_t high);
+
+/* ---- fat boxes (mbp_tree_fat.c) ---- */
 
 /* Sets the margins in force from the parameters and the level, and each sweep's exit frame. */
 void mbp__tree_set_margins(mbp_tree_state *t);
+/* The fat box *out of a body with box *b, displaced by d since the last update; true when it is
+ * swept (its sweep longer than the rest of it: only such a leaf can become too big). */
+bool mbp__tree_make_fat(mbp_tree_state *t, const mbp_aabb *b, const mbp_scalar *d, mbp_aabb *out);
+/* True when fat box *fat is too big for box *box displaced by d (strict: by a smaller factor). */
+bool mbp__tree_too_big(const mbp_tree_state *t, const mbp_aabb *fat, const mbp_aabb *box,
+                       const mbp_scalar *d, bool strict);
 
 #endif /* MBP_WITH_TREE */
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* mbp_tree_update.c: the tree backend's frame (how it works: mbp_tree.c's top comment): fat
- * boxes and the margins in force, the walks (around a moved body, from the root, the linked
- * fallback), the pair changes they report, the re-insertions (kept in place or moved), the
- * update (the kept bodies' loop, levels, full frames) and the query, a walk like the frame's.
+/* mbp_tree_update.c: the tree backend's frame (how it works: mbp_tree.c's top comment): the walks
+ * (around a moved body, from the root, the linked fallback), the pair changes they report, the
+ * re-insertions (kept in place or moved), the update (the kept bodies' loop, levels, full
+ * frames, builds) and the query, a walk like the frame's. Fat boxes: mbp_tree_fat.c; the tree
+ * built anew: mbp_tree_build.c.
  * The hot helpers (moved_leaf, visit_leaf, the walk loop) stay inlined here, beside their callers.
  */
 #include "mbp_bp.h"
@@ -17,141 +18,6 @@
 #if KEEP_HEIGHT < 2
 #error "reinsert() relies on a leaf's parent (height <= 2) being kept in place"
 #endif
-
-/* ---- fat boxes ---- */
-
-/* One axis of a fat box (see mbp_tree.c): for a box [lo, hi] whose min corner moved by d since
- * the last update, the margin *m on each side and the sweep *s ahead (signed), with the margins in
- * force this frame (t->margin, t->frac) and a sweep of sw/16 frames. The sweep is capped at
- * twice the extent of the box with its margins: a jump is not a velocity. Fixed point: computed in
- * int64 and capped at 2 * MBP_RANGE, the most that can matter, so that they fit the int32 that
- * mbp_add_sat takes. */
-#if MBP_SCALAR == MBP_FIXED
-typedef int64_t wide_t;
-#else
-typedef float wide_t;
-#endif
-MBP__HOT void fat_axis(const mbp_tree_state *t, mbp_scalar lo, mbp_scalar hi, mbp_scalar d,
-                       uint32_t sw, wide_t *ext, wide_t *m, wide_t *s)
-{
-#if MBP_SCALAR == MBP_FIXED
-    const int64_t cap = 2 * (int64_t)MBP_RANGE;
-    int64_t e = (int64_t)hi - lo;
-    int64_t mm = (int64_t)t->margin + ((e * t->frac) >> 8);
-    mm = mm > cap ? cap : mm;
-    int64_t smax = 2 * (e + 2 * mm);
-    smax = smax > cap ? cap : smax;
-    int64_t ss = ((int64_t)d * sw) >> 4;
-#else
-    float e = hi - lo;
-    float mm = t->margin + e * (float)t->frac * (1.0f / 256.0f);
-    float smax = 2 * (e + 2 * mm);
-    float ss = d * ((float)sw * (1.0f / 16.0f));
-#endif
-    *ext = e;
-    *m = mm;
-    *s = ss > smax ? smax : (ss < -smax ? -smax : ss);
-}
-
-/* The sweep of a moving body's fresh fat box, in 16ths: of the MBP_TREE_SWEEPS lengths (16/16,
- * 14/16, 12/16 and 10/16 of t->sweep), the one whose exit frame (t->slot, set by
- * mbp__tree_set_margins) has the fewest exits due, the longest on a tie; its exit is then due
- * there (see "Bursts" in mbp_tree.c's top comment). A count that wraps around only misleads the
- * choice. */
-static uint32_t pick_sweep(mbp_tree_state *t)
-{
-    uint32_t best = 0u;
-    uint32_t load = t->due[t->slot[0]];
-    for (uint32_t j = 1u; j < MBP_TREE_SWEEPS; j++) {
-        uint32_t l = t->due[t->slot[j]];
-        if (l < load) {
-            best = j;
-            load = l;
-        }
-    }
-    t->due[t->slot[best]]++;
-    return t->sweep * (16u - 2u * best);
-}
-
-/* The fat box of a body from its box b and its displacement d since the last update. Returns true
- * when the sweep is longer, on some axis, than the rest of the fat box: only such a leaf can
- * later become too big (see too_big). */
-static bool make_fat(mbp_tree_state *t, const mbp_aabb *b, const mbp_scalar *d, mbp_aabb *out)
-{
-    bool swept = false;
-    uint32_t sw = 16u * t->sweep;
-    bool moving = false;
-    for (int k = 0; k < MBP_DIM; k++) {
-        moving = moving || d[k] != 0;
-    }
-    if (moving) {
-        sw = pick_sweep(t);
-    }
-    for (int k = 0; k < MBP_DIM; k++) {
-        wide_t e, m, s;
-        fat_axis(t, b->min[k], b->max[k], d[k], sw, &e, &m, &s);
-        swept = swept || (s < 0 ? -s : s) > e + 2 * m;
-#if MBP_SCALAR == MBP_FIXED
-        mbp_scalar lo = mbp_add_sat(b->min[k], (mbp_scalar)-m);
-        mbp_scalar hi = mbp_add_sat(b->max[k], (mbp_scalar)m);
-        if (s < 0) {
-            lo = mbp_add_sat(lo, (mbp_scalar)s);
-        } else {
-            hi = mbp_add_sat(hi, (mbp_scalar)s);
-        }
-#else
-        /* Float: a box within the range plus margins within it stays far inside float's range;
-         * fat boxes are only compared, so they need no clamp. */
-        mbp_scalar lo = b->min[k] - m + (s < 0 ? s : 0.0f);
-        mbp_scalar hi = b->max[k] + m + (s > 0 ? s : 0.0f);
-#endif
-        out->min[k] = lo;
-        out->max[k] = hi;
-    }
-    return swept;
-}
-
-/* True when the fat box is over twice as large, on some axis, as a fresh one for box, displaced
- * by d, would be with the full sweep: the body slowed down after a fast move. Strict (when the
- * fat candidates crowd the pair set): over 5/4 as large, as after the margins shrank. Kept out of
- * skip_kept(), which calls it for few bodies: inlined, its values took the loop's registers. */
-MBP__LOOP bool too_big(const mbp_tree_state *t, const mbp_aabb *fat, const mbp_aabb *box,
-                       const mbp_scalar *d, bool strict)
-{
-    for (int k = 0; k < MBP_DIM; k++) {
-        wide_t e, m, s;
-        fat_axis(t, box->min[k], box->max[k], d[k], 16u * t->sweep, &e, &m, &s);
-        wide_t fe = (wide_t)fat->max[k] - (wide_t)fat->min[k];
-        wide_t fresh = e + 2 * m + (s < 0 ? -s : s);
-#if MBP_SCALAR == MBP_FIXED
-        wide_t lim = strict ? fresh + (fresh >> 2) : 2 * fresh;
-#else
-        wide_t lim = strict ? fresh * 1.25f : 2 * fresh;
-#endif
-        if (fe > lim) {
-            return true;
-        }
-    }
-    return false;
-}
-
-/* The margins in force: the parameters (t->param_*), halved t->level times; and the exit frame of
- * each sweep length (see pick_sweep), from t->tick. */
-void mbp__tree_set_margins(mbp_tree_state *t)
-{
-#if MBP_SCALAR == MBP_FIXED
-    t->margin = t->param_margin >> t->level;
-#else
-    static const float k_half[MBP_TREE_LEVELS + 1u] = {1.0f, 0.5f, 0.25f, 0.125f};
-    t->margin = t->param_margin * k_half[t->level];
-#endif
-    t->frac = (uint16_t)(t->param_frac >> t->level);
-    t->sweep = (uint8_t)(t->param_sweep >> t->level);
-    for (uint32_t j = 0; j < MBP_TREE_SWEEPS; j++) {
-        uint32_t frames = ((t->sweep * (16u - 2u * j)) >> 4) + 1u;
-        t->slot[j] = (uint8_t)((t->tick + frames) & (MBP_TREE_DUE - 1u));
-    }
-}
 
 /* ---- walks ---- */
 
@@ -385,6 +251,9 @@ static void reinsert(mbp_tree_state *t, uint16_t lf, const mbp_aabb *fresh, pair
             c->tests += walk_around(t, lf, fresh, visit_moved, c, &t->overflows);
         }
     }
+    if (!mbp__tree_ov(&leaf->box, fresh)) {
+        t->jumps++;
+    }
     uint16_t p = leaf->parent;
     uint16_t a = p;
     while (a != NUL && !mbp__tree_inside(&t->node[a].box, fresh)) {
@@ -408,8 +277,9 @@ static void reinsert(mbp_tree_state *t, uint16_t lf, const mbp_aabb *fresh, pair
 /* Body i, added, out of its fat box or in one too big: a fresh fat box, its pairs unless the
  * frame is a full one, and its leaf moved. Returns false when the pair set filled up (the frame
  * must become an exact full one). */
-static bool update_body(mbp_tree_state *t, const mbp__bodies *v, mbp__sink *out, uint16_t i,
-                        bool full, uint32_t *tests)
+/* Body i's fresh fat box, into *fresh, from its box and its displacement since the last update
+ * (which becomes 0); returns whether it is swept (mbp__tree_make_fat()). */
+static bool fresh_fat(mbp_tree_state *t, const mbp__bodies *v, uint16_t i, mbp_aabb *fresh)
 {
     const mbp_aabb *box = &v->box[i];
     mbp_scalar *ref = t->ref[i];
@@ -418,30 +288,56 @@ static bool update_body(mbp_tree_state *t, const mbp__bodies *v, mbp__sink *out,
         d[k] = box->min[k] - ref[k]; /* both within the range: no overflow */
         ref[k] = box->min[k];
     }
+    t->inserts++;
+    return mbp__tree_make_fat(t, box, d, fresh);
+}
+
+/* A leaf node for new body i, not yet in the tree. */
+static mbp_tree_node *new_leaf(mbp_tree_state *t, uint16_t i)
+{
+    uint16_t lf = mbp__tree_alloc_node(t);
+    t->leaf[i] = lf;
+    mbp_tree_node *leaf = &t->node[lf];
+    leaf->child1 = NUL;
+    leaf->child2 = i;
+    leaf->height = 0u;
+    return leaf;
+}
+
+static bool update_body(mbp_tree_state *t, const mbp__bodies *v, mbp__sink *out, uint16_t i,
+                        bool full, uint32_t *tests)
+{
     uint16_t lf = t->leaf[i];
-    mbp_tree_node *leaf = lf != NUL ? &t->node[lf] : NULL;
     mbp_aabb fresh;
-    bool swept = make_fat(t, box, d, &fresh);
+    bool swept = fresh_fat(t, v, i, &fresh);
     pair_ctx c = {t, v, out, NULL, &fresh, 0u, 0u, i, false};
-    if (leaf == NULL) {
-        lf = mbp__tree_alloc_node(t);
-        t->leaf[i] = lf;
-        leaf = &t->node[lf];
-        leaf->child1 = NUL;
-        leaf->child2 = i;
-        leaf->height = 0u;
+    mbp_tree_node *leaf;
+    if (lf == NUL) {
+        t->jumps++; /* a new leaf has no place in the tree either */
+        leaf = new_leaf(t, i);
         if (!full) {
             *tests += walk(t, &fresh, visit_new, &c, &t->overflows);
         }
         leaf->box = fresh;
-        mbp__tree_insert_leaf(t, lf, t->root);
+        mbp__tree_insert_leaf(t, t->leaf[i], t->root);
     } else {
+        leaf = &t->node[lf];
         reinsert(t, lf, &fresh, full ? NULL : &c);
     }
     leaf->swept = swept ? 1u : 0u;
     *tests += c.tests;
-    t->inserts++;
     return !c.abandon;
+}
+
+/* In a frame that builds the tree anew: body i's leaf takes its fresh fat box, left out of place
+ * (mbp__tree_rebuild() places every leaf). */
+static void refresh_body(mbp_tree_state *t, const mbp__bodies *v, uint16_t i)
+{
+    mbp_aabb fresh;
+    bool swept = fresh_fat(t, v, i, &fresh);
+    mbp_tree_node *leaf = t->leaf[i] == NUL ? new_leaf(t, i) : &t->node[t->leaf[i]];
+    leaf->box = fresh;
+    leaf->swept = swept ? 1u : 0u;
 }
 
 /* The common case, in a loop of its own: from dirty[di] on, every body inside its fat box (a
@@ -469,7 +365,7 @@ MBP__LOOP uint32_t skip_kept(mbp_tree_state *t, const mbp__bodies *v, uint32_t d
             for (int k = 0; k < MBP_DIM; k++) {
                 d[k] = box->min[k] - ref[k]; /* both within the range: no overflow */
             }
-            if (too_big(t, &nodes[lf].box, box, d, strict)) {
+            if (mbp__tree_too_big(t, &nodes[lf].box, box, d, strict)) {
                 break;
             }
         }
@@ -509,16 +405,39 @@ mbp_status mbp__tree_update(mbp_tree_state *t, const mbp__bodies *v, mbp__sink *
     t->inserts = 0u;
     t->kept = 0u;
     t->kept_in_place = 0u;
+    t->jumps = 0u;
     t->overflows = 0u;
+    /* When nearly every body moved (7 in 8) and most of them jumped (a fresh fat box apart from
+     * the old one, or a new body: 3 in 4 of the moved bodies looked at, and many so far), the
+     * rest only take their fresh boxes, the tree is built anew from all its leaves and the frame
+     * becomes a full one: one walk a leaf in a tight tree. Re-inserting each jumper costs two
+     * walks and a descent through a tree whose other leaves still sit at their old places, and
+     * leaves the tree looser, more so each such frame: every body teleporting, a level reset, a
+     * world filled at once. Bodies that leave their fat boxes by moving on (waves of them in
+     * make bench's mixed scene) keep the tree's order: they go on one by one. */
+    const uint32_t many = (uint32_t)v->live / 16u + t->build_min;
+    bool build = false, reported = false;
+    const bool strict = full; /* a frame that builds keeps its leaves' checks as they began */
     for (uint32_t di = 0, nd = v->moved_count; di < nd; di++) {
-        di = skip_kept(t, v, di, nd, full);
+        di = skip_kept(t, v, di, nd, strict);
         if (di == nd) {
             break;
         }
-        if (!mbp__in(v, v->moved[di])) {
+        uint16_t i = v->moved[di];
+        if (!mbp__in(v, i)) {
             continue;
         }
-        if (!update_body(t, v, out, v->moved[di], full, &tests)) {
+        if (!build && t->jumps >= many && 4u * t->jumps >= 3u * di &&
+            8u * nd >= 7u * (uint32_t)v->live) {
+            build = true;
+            reported = !full; /* this frame's reports so far are dropped: all come again */
+            full = true;
+        }
+        if (build) {
+            refresh_body(t, v, i);
+            continue;
+        }
+        if (!update_body(t, v, out, i, full, &tests)) {
             exact = full = true;
         }
         if (out->ps->count > trigger && t->level < MBP_TREE_LEVELS) {
@@ -535,11 +454,16 @@ mbp_status mbp__tree_update(mbp_tree_state *t, const mbp__bodies *v, mbp__sink *
     }
     if (full) {
         /* Sync (report the fat candidates, keep=true, incremental again next frame) when the
-         * last count says they fit in 5/8 of the set; otherwise an exact frame, like brute force. */
-        bool sync = !exact && t->fat_pairs <= (uint32_t)MBP_MAX_PAIRS * 5u / 8u;
+         * last count says they fit in 5/8 of the set; otherwise an exact frame, like brute force.
+         * A frame that builds the tree is exact: after such a change the last count says
+         * nothing; this one counts them for the next. */
+        bool sync = !exact && !build && t->fat_pairs <= (uint32_t)MBP_MAX_PAIRS * 5u / 8u;
         t->rebuilds++;
-        if (exact) {
+        if (exact || reported) {
             mbp__sink_drop_new(out); /* an abandoned incremental frame's, if any */
+        }
+        if (build) {
+            mbp__tree_rebuild(t, v->high);
         }
         mbp__sink_full_frame(out, sync);
         pair_ctx c = {t, v, out, NULL, NULL, 0u, 0u, 0u, false};

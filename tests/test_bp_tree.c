@@ -139,6 +139,7 @@ TEST(bp_tree_stays_on_full_frames_when_its_sync_frame_overflows_the_pair_set)
     }
     bp_reset(&g_bp, 10u);
     CHECK_ST(tree_init(), MBP_OK);
+    g_tree.build_min = 0xFFFFu; /* the crowd comes in one by one, not in a tree built anew */
     mbp_aabb far = box2(-40, -40, -38, -38);
     CHECK_ST(bp_add(&g_bp, 0, &far), MBP_OK);
     CHECK_ST(bp_update(&g_bp), MBP_OK);
@@ -229,6 +230,83 @@ TEST(bp_tree_insertion_breaks_a_tie_of_growth_by_the_nearer_child)
     }
     CHECK(top != p1);
     CHECK_EQ(g_tree.node[g_tree.leaf[2]].parent, g_tree.node[lf].parent); /* beside body 2 */
+}
+
+/* ceil(log2 n): the height of a tree that halves n leaves at every inner node. */
+static uint32_t halving_height(uint32_t n)
+{
+    uint32_t h = 0u;
+    while ((1u << h) < n) {
+        h++;
+    }
+    return h;
+}
+
+/* A frame in which nearly every body jumps (a world filled at once, then every body teleported)
+ * builds the tree anew: balanced, as low as a tree of n leaves can be, its pairs exact. A frame
+ * in which half the bodies teleport, or every body steps a little, re-inserts one by one. */
+TEST(bp_tree_builds_the_tree_anew_when_nearly_every_body_jumps)
+{
+    uint32_t n = TEST_BODIES;
+    bp_reset(&g_bp, 21u);
+    CHECK_ST(tree_init(), MBP_OK);
+    for (uint16_t i = 0; i < n; i++) {
+        mbp_aabb b = bp_box(&g_bp, 400, 12);
+        CHECK_ST(bp_add(&g_bp, i, &b), MBP_OK);
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_tree.builds, 1);
+    CHECK_EQ(g_tree.inserts, n);
+    CHECK(mbp__tree_valid(&g_tree));
+    CHECK_EQ(mbp__tree_height(&g_tree), halving_height(n));
+    CHECK(bp_pairs_ok(&g_bp, true)); /* a frame that builds is an exact full frame */
+    for (uint32_t f = 0; f < 4u; f++) {
+        for (uint16_t i = 0; i < n; i++) {
+            mbp_aabb b = bp_box(&g_bp, 400, 12);
+            CHECK_ST(bp_move(&g_bp, i, &b), MBP_OK);
+        }
+        CHECK_ST(bp_update(&g_bp), MBP_OK);
+        CHECK_EQ(g_tree.builds, 2u + f);
+        CHECK(mbp__tree_valid(&g_tree));
+        CHECK_EQ(mbp__tree_height(&g_tree), halving_height(n));
+        CHECK(bp_pairs_ok(&g_bp, true));
+    }
+    /* Half of them teleport: one by one, still exact (the frame after a build is a sync). */
+    for (uint16_t i = 0; i < n; i += 2u) {
+        mbp_aabb b = bp_box(&g_bp, 400, 12);
+        CHECK_ST(bp_move(&g_bp, i, &b), MBP_OK);
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_tree.builds, 5);
+    CHECK(g_tree.jumps > 0u);
+    CHECK(bp_pairs_ok(&g_bp, false));
+    /* Every body steps by 1/8 unit: out of its fat box (a margin of 1/16 on each side) unless
+     * its sweep points that way, never apart from it: no jump, no build. */
+    for (uint32_t f = 0; f < 2u; f++) {
+        for (uint16_t i = 0; i < n; i++) {
+            mbp_aabb b = g_bp.box[i];
+            b.min[0] += mbp_from_ratio(1, 8);
+            b.max[0] += mbp_from_ratio(1, 8);
+            CHECK_ST(bp_move(&g_bp, i, &b), MBP_OK);
+        }
+        CHECK_ST(bp_update(&g_bp), MBP_OK);
+        CHECK_EQ(g_tree.builds, 5);
+        CHECK_EQ(g_tree.jumps, 0);
+        CHECK(f > 0u || g_tree.inserts > 0u);
+        CHECK(mbp__tree_valid(&g_tree));
+        CHECK(bp_pairs_ok(&g_bp, false));
+    }
+    /* Every body teleports in an incremental frame: the candidates reported before the build
+     * began are dropped, and the full frame reports every pair again. */
+    CHECK(g_tree.synced);
+    for (uint16_t i = 0; i < n; i++) {
+        mbp_aabb b = bp_box(&g_bp, 400, 12);
+        CHECK_ST(bp_move(&g_bp, i, &b), MBP_OK);
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_tree.builds, 6);
+    CHECK(mbp__tree_valid(&g_tree));
+    CHECK(bp_pairs_ok(&g_bp, true));
 }
 
 TEST(bp_tree_refuses_parameters_out_of_range)

@@ -39,7 +39,8 @@ check_backend sap mbp_sap.c mbp_sap.h mbp_sap_jump.c \
 check_backend cells mbp_cells.c mbp_cells.h \
     mbp_cells_core.h mbp_cells_update.c mbp_grid.c mbp_grid.h mbp_hash.c mbp_hgrid.c mbp_hgrid.h
 check_backend tree mbp_tree.c mbp_tree.h \
-    mbp_tree_nodes.c mbp_tree_nodes.h mbp_tree_update.c
+    mbp_tree_nodes.c mbp_tree_nodes.h mbp_tree_update.c mbp_tree_build.c \
+    mbp_tree_fat.c
 check_backend quadtree mbp_quadtree.c mbp_quadtree.h mbp_quadtree_frame.c mbp_quadtree_walk.h
 # The files below the world, listed: each must exist (a renamed file fails, so the list cannot go
 # stale unseen) and none may match pattern.

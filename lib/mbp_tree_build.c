@@ -68,8 +68,7 @@ static uint32_t quantize(const grid_t *g, centre_t c, int k)
 {
     centre_t d = c - g->lo[k]; /* >= 0 */
 #if MBP_SCALAR == MBP_FIXED
-    uint64_t q = (uint64_t)d >> g->sh[k];
-    return q < AXIS_MAX ? (uint32_t)q : AXIS_MAX;
+    return (uint32_t)((uint64_t)d >> g->sh[k]); /* d <= the span: within AXIS_MAX */
 #else
     mbp_scalar q = d * g->sc[k];
     return q < AXIS_MAX_F ? (uint32_t)q : AXIS_MAX;
@@ -275,8 +274,8 @@ static void finish(mbp_tree_state *t)
         } else {
             const mbp_tree_node *c1 = &t->node[nd->child1], *c2 = &t->node[nd->child2];
             mbp__tree_unite(&c1->box, &c2->box, &nd->box);
-            uint32_t h1 = c1->height, h2 = c2->height;
-            nd->height = (uint8_t)(1u + (h1 > h2 ? h1 : h2));
+            /* child2 holds the larger half (place()), so the taller subtree, or as tall. */
+            nd->height = (uint8_t)(c2->height + 1u);
         }
         uint16_t p = nd->parent;
         if (p == NUL) {
@@ -297,9 +296,7 @@ void mbp__tree_rebuild(mbp_tree_state *t, uint32_t high)
             ids[m++] = ids[i];
         }
     }
-    if (m == 0u) {
-        return;
-    }
+    MBP__ASSERT(m > 0u); /* the body whose jump made the frame build has a leaf */
     quantize_all(t, ids, m);
     place(t, ids, m);
     for (uint32_t i = 0u; i < high; i++) {

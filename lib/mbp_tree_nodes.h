@@ -71,9 +71,9 @@ void mbp__tree_insert_leaf(mbp_tree_state *t, uint16_t leaf, uint16_t s);
 /* Takes the leaf out of the tree (its node stays allocated: the caller frees or re-inserts it). */
 void mbp__tree_remove_leaf(mbp_tree_state *t, uint16_t leaf);
 
-/* Builds the tree anew from the leaves of bodies below high, with their boxes as they are now,
- * whether in the tree or not yet (mbp_tree_build.c): O(n log n) for n leaves, O(high) more.
- * Every inner node is freed and taken again. */
+/* Builds the tree anew from the leaves of bodies below high (at least one), with their boxes as
+ * they are now, whether in the tree or not yet (mbp_tree_build.c): O(n log n) for n leaves,
+ * O(high) more. Every inner node is freed and taken again. */
 void mbp__tree_rebuild(mbp_tree_state *t, uint32_t high);
 
 /* ---- fat boxes (mbp_tree_fat.c) ---- */

@@ -107,6 +107,7 @@ TEST(bp_tree_gives_up_fat_candidates_that_would_fill_the_pair_set_and_loses_no_p
     }
     bp_reset(&g_bp, 6u);
     CHECK_ST(tree_init(), MBP_OK);
+    g_tree.build_min = 0xFFFFu; /* incremental: the crowd comes in one by one, not in a build */
     for (uint16_t i = 0; i < n; i++) {
         mbp_aabb b = box2(0, 0, 0, 1);
         b.min[0] = b.max[0] = mbp_from_ratio((int32_t)(i / 2u), 1024);
@@ -242,6 +243,15 @@ static uint32_t halving_height(uint32_t n)
     return h;
 }
 
+/* Bodies 0 to n-1 (every step-th) added or moved to random boxes within span quarter units. */
+static void scatter(uint32_t n, uint32_t step, int32_t span, bool add)
+{
+    for (uint16_t i = 0; i < n; i = (uint16_t)(i + step)) {
+        mbp_aabb b = bp_box(&g_bp, span, 12);
+        CHECK_ST(add ? bp_add(&g_bp, i, &b) : bp_move(&g_bp, i, &b), MBP_OK);
+    }
+}
+
 /* A frame in which nearly every body jumps (a world filled at once, then every body teleported)
  * builds the tree anew: balanced, as low as a tree of n leaves can be, its pairs exact. A frame
  * in which half the bodies teleport, or every body steps a little, re-inserts one by one. */
@@ -250,10 +260,7 @@ TEST(bp_tree_builds_the_tree_anew_when_nearly_every_body_jumps)
     uint32_t n = TEST_BODIES;
     bp_reset(&g_bp, 21u);
     CHECK_ST(tree_init(), MBP_OK);
-    for (uint16_t i = 0; i < n; i++) {
-        mbp_aabb b = bp_box(&g_bp, 400, 12);
-        CHECK_ST(bp_add(&g_bp, i, &b), MBP_OK);
-    }
+    scatter(n, 1u, 400, true);
     CHECK_ST(bp_update(&g_bp), MBP_OK);
     CHECK_EQ(g_tree.builds, 1);
     CHECK_EQ(g_tree.inserts, n);
@@ -261,10 +268,7 @@ TEST(bp_tree_builds_the_tree_anew_when_nearly_every_body_jumps)
     CHECK_EQ(mbp__tree_height(&g_tree), halving_height(n));
     CHECK(bp_pairs_ok(&g_bp, true)); /* a frame that builds is an exact full frame */
     for (uint32_t f = 0; f < 4u; f++) {
-        for (uint16_t i = 0; i < n; i++) {
-            mbp_aabb b = bp_box(&g_bp, 400, 12);
-            CHECK_ST(bp_move(&g_bp, i, &b), MBP_OK);
-        }
+        scatter(n, 1u, 400, false);
         CHECK_ST(bp_update(&g_bp), MBP_OK);
         CHECK_EQ(g_tree.builds, 2u + f);
         CHECK(mbp__tree_valid(&g_tree));
@@ -272,10 +276,7 @@ TEST(bp_tree_builds_the_tree_anew_when_nearly_every_body_jumps)
         CHECK(bp_pairs_ok(&g_bp, true));
     }
     /* Half of them teleport: one by one, still exact (the frame after a build is a sync). */
-    for (uint16_t i = 0; i < n; i += 2u) {
-        mbp_aabb b = bp_box(&g_bp, 400, 12);
-        CHECK_ST(bp_move(&g_bp, i, &b), MBP_OK);
-    }
+    scatter(n, 2u, 400, false);
     CHECK_ST(bp_update(&g_bp), MBP_OK);
     CHECK_EQ(g_tree.builds, 5);
     CHECK(g_tree.jumps > 0u);
@@ -299,12 +300,23 @@ TEST(bp_tree_builds_the_tree_anew_when_nearly_every_body_jumps)
     /* Every body teleports in an incremental frame: the candidates reported before the build
      * began are dropped, and the full frame reports every pair again. */
     CHECK(g_tree.synced);
-    for (uint16_t i = 0; i < n; i++) {
-        mbp_aabb b = bp_box(&g_bp, 400, 12);
-        CHECK_ST(bp_move(&g_bp, i, &b), MBP_OK);
-    }
+    scatter(n, 1u, 400, false);
     CHECK_ST(bp_update(&g_bp), MBP_OK);
     CHECK_EQ(g_tree.builds, 6);
+    CHECK(mbp__tree_valid(&g_tree));
+    CHECK(bp_pairs_ok(&g_bp, true));
+}
+
+/* With no minimum, a world of fewer than 16 bodies builds at its first new body: from an empty
+ * tree, every body a leaf not yet in it. */
+TEST(bp_tree_builds_from_an_empty_tree)
+{
+    bp_reset(&g_bp, 22u);
+    CHECK_ST(tree_init(), MBP_OK);
+    g_tree.build_min = 0u;
+    scatter(TEST_BODIES < 12u ? TEST_BODIES : 12u, 1u, 40, true);
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_tree.builds, 1);
     CHECK(mbp__tree_valid(&g_tree));
     CHECK(bp_pairs_ok(&g_bp, true));
 }

@@ -51,8 +51,9 @@
  * Builds: in a frame where nearly every body moved (7 in 8) and most of them jumped (a fresh fat
  * box apart from the old one, or a new body), the rest of the jumpers only take fresh fat boxes,
  * the tree is built anew from all its leaves by median splits (mbp_tree_build.c) and the frame
- * is an exact full one. Every body teleporting, a level reset or a world filled at once: one walk
- * a leaf in a tight tree, O(n log n), instead of re-inserting each jumper into a tree whose other
+ * is a full one: a sync, or exact once the candidates would fill 3/4 of the set (it drops them
+ * and walks again) or when the last frame built too. Every body teleporting, a level reset or a world filled at once: one walk a
+ * leaf in a tight tree, O(n log n), instead of re-inserting each jumper into a tree whose other
  * leaves sit at their old places (two walks and a descent each, in a tree that grows looser).
  *
  * The tree's structure (insertion, removal, rotations, and the proof that the tree stays
@@ -127,6 +128,7 @@ mbp_status mbp__tree_init(mbp_tree_state *t, const mbp_params *p)
     mbp__tree_set_margins(t);
     t->rebuilds = 0u;
     t->builds = 0u;
+    t->built = 0u;
     t->fat_pairs = 0u;
     t->synced = true; /* no bodies, no candidates */
     return MBP_OK;

@@ -57,6 +57,7 @@ typedef struct mbp_tree_state {
     uint32_t builds;    /* since init: trees built anew from their leaves (mbp_tree_build.c) */
     uint32_t fat_pairs; /* pairs of overlapping fat boxes counted by the last full frame */
     bool synced;        /* the pair set holds exactly the fat candidates: incremental frames */
+    uint8_t built;      /* the last update built the tree anew */
 } mbp_tree_state;
 
 /* For tests: the height of the tree (0 when empty or one leaf), and a full check of its

@@ -214,6 +214,22 @@ static void visit_fat(void *ctx, uint16_t j)
     }
 }
 
+/* ... or, in a frame that builds the tree, the fat candidates until they would fill 3/4 of the
+ * set (then the frame turns exact: no pair lost to candidates, and the next frame not crowded) ...
+ */
+static void visit_build(void *ctx, uint16_t j)
+{
+    pair_ctx *c = (pair_ctx *)ctx;
+    if (j > c->i && !c->abandon) {
+        c->fat_pairs++;
+        if (mbp__sink_count(c->out) >= (uint32_t)MBP_MAX_PAIRS / 4u * 3u) {
+            c->abandon = true;
+        } else {
+            mbp__sink_begin(c->out, c->i, j);
+        }
+    }
+}
+
 /* ... or only the pairs whose boxes overlap (exact). */
 static void visit_exact(void *ctx, uint16_t j)
 {
@@ -228,6 +244,19 @@ static void visit_exact(void *ctx, uint16_t j)
 }
 
 /* ---- the frame ---- */
+
+/* A full frame's walks, one a leaf, each pair reported by fn from its lower index; stops once fn
+ * abandons. */
+static void walk_all(pair_ctx *c, mbp__visit_fn fn, uint32_t *tests)
+{
+    for (uint16_t i = 0; i < c->v->high && !c->abandon; i++) {
+        uint16_t lf = c->t->leaf[i];
+        if (lf != NUL && mbp__in(c->v, i)) {
+            c->i = i;
+            *tests += walk(c->t, &c->t->node[lf].box, fn, c, &c->t->overflows);
+        }
+    }
+}
 
 /* Moves body i's leaf lf from its fat box to *fresh: first the pairs, unless the frame is a full
  * one (c == NULL); then the tree. When an ancestor of height <= KEEP_HEIGHT holds *fresh, the
@@ -410,7 +439,7 @@ mbp_status mbp__tree_update(mbp_tree_state *t, const mbp__bodies *v, mbp__sink *
     /* When nearly every body moved (7 in 8) and most of them jumped (a fresh fat box apart from
      * the old one, or a new body: 3 in 4 of the moved bodies looked at, and many so far), the
      * rest only take their fresh boxes, the tree is built anew from all its leaves and the frame
-     * becomes a full one: one walk a leaf in a tight tree. Re-inserting each jumper costs two
+     * becomes a full one (below): one walk a leaf in a tight tree. Re-inserting each jumper costs two
      * walks and a descent through a tree whose other leaves still sit at their old places, and
      * leaves the tree looser, more so each such frame: every body teleporting, a level reset, a
      * world filled at once. Bodies that leave their fat boxes by moving on (waves of them in
@@ -455,9 +484,12 @@ mbp_status mbp__tree_update(mbp_tree_state *t, const mbp__bodies *v, mbp__sink *
     if (full) {
         /* Sync (report the fat candidates, keep=true, incremental again next frame) when the
          * last count says they fit in 5/8 of the set; otherwise an exact frame, like brute force.
-         * A frame that builds the tree is exact: after such a change the last count says
-         * nothing; this one counts them for the next. */
-        bool sync = !exact && !build && t->fat_pairs <= (uint32_t)MBP_MAX_PAIRS * 5u / 8u;
+         * A frame that builds the tree tries a sync whatever the last count (it says nothing
+         * after such a change), and turns exact when the candidates would crowd the set; but
+         * when the last frame built too (bodies jumping frame after frame) it is exact: fat
+         * candidates that all end at the next build would only cost. */
+        bool sync = !exact && (build ? t->built == 0u
+                                     : t->fat_pairs <= (uint32_t)MBP_MAX_PAIRS * 5u / 8u);
         t->rebuilds++;
         if (exact || reported) {
             mbp__sink_drop_new(out); /* an abandoned incremental frame's, if any */
@@ -467,18 +499,20 @@ mbp_status mbp__tree_update(mbp_tree_state *t, const mbp__bodies *v, mbp__sink *
         }
         mbp__sink_full_frame(out, sync);
         pair_ctx c = {t, v, out, NULL, NULL, 0u, 0u, 0u, false};
-        for (uint16_t i = 0; i < v->high; i++) {
-            uint16_t lf = t->leaf[i];
-            if (lf != NUL && mbp__in(v, i)) {
-                c.i = i;
-                tests += walk(t, &t->node[lf].box, sync ? visit_fat : visit_exact, &c,
-                              &t->overflows);
-            }
+        walk_all(&c, !sync ? visit_exact : build ? visit_build : visit_fat, &tests);
+        if (c.abandon) {
+            mbp__sink_drop_new(out); /* the build's candidates so far */
+            mbp__sink_full_frame(out, false);
+            sync = false;
+            c.abandon = false;
+            c.fat_pairs = 0u;
+            walk_all(&c, visit_exact, &tests);
         }
         tests += c.tests;
         t->fat_pairs = c.fat_pairs;
         t->synced = sync && out->ps->lost == 0u;
     }
+    t->built = build ? 1u : 0u;
     out->tests = tests;
     return t->overflows != 0u ? MBP_E_NOROOM : MBP_OK;
 }

@@ -52,9 +52,10 @@
  * box apart from the old one, or a new body), the rest of the jumpers only take fresh fat boxes,
  * the tree is built anew from all its leaves by median splits (mbp_tree_build.c) and the frame
  * is a full one: a sync, or exact once the candidates would fill 3/4 of the set (it drops them
- * and walks again) or when the last frame built too. Every body teleporting, a level reset or a world filled at once: one walk a
- * leaf in a tight tree, O(n log n), instead of re-inserting each jumper into a tree whose other
- * leaves sit at their old places (two walks and a descent each, in a tree that grows looser).
+ * and walks again) or when the last frame built too. Every body teleporting, a level reset or a
+ * world filled at once: one walk a leaf in a tight tree, O(n log n), instead of re-inserting
+ * each jumper into a tree whose other leaves sit at their old places (two walks and a descent
+ * each, in a tree that grows looser).
  *
  * The tree's structure (insertion, removal, rotations, and the proof that the tree stays
  * AVL-balanced, of height h <= MBP_TREE_HEIGHT_MAX): mbp_tree_nodes.c; built anew:
@@ -72,8 +73,9 @@
  * costs O(1) here); O(1) for a moved body inside its fat box; for a body leaving it or new,
  * O(log n) to move the leaf (O(1) when it keeps its place) plus a walk of O(log n + k) for k
  * leaves near it. The core adds O(p) for p stored pairs. A full frame is O(n log n + c) for c fat
- * candidates, and so is a frame that builds the tree. Worst case: one huge body, or every body overlapping: walks become O(n) each,
- * O(n^2) a frame. Queries: O(log n + k). No recursion anywhere. RAM: see mbp_tree.h.
+ * candidates, and so is a frame that builds the tree. Worst case: one huge body, or every body
+ * overlapping: walks become O(n) each, O(n^2) a frame. Queries: O(log n + k). No recursion
+ * anywhere. RAM: see mbp_tree.h.
  * Bursts: bodies that start moving alike in one frame (added together, say) would leave their fat
  * boxes together, about every tree_sweep + 1 frames, in waves that fade slowly (with one sweep for
  * all, make bench's sparse scene had a worst frame of 4 times the mean). So re-insertions are

@@ -303,9 +303,6 @@ static void reinsert(mbp_tree_state *t, uint16_t lf, const mbp_aabb *fresh, pair
     mbp__tree_insert_leaf(t, lf, a != NUL ? a : t->root);
 }
 
-/* Body i, added, out of its fat box or in one too big: a fresh fat box, its pairs unless the
- * frame is a full one, and its leaf moved. Returns false when the pair set filled up (the frame
- * must become an exact full one). */
 /* Body i's fresh fat box, into *fresh, from its box and its displacement since the last update
  * (which becomes 0); returns whether it is swept (mbp__tree_make_fat()). */
 static bool fresh_fat(mbp_tree_state *t, const mbp__bodies *v, uint16_t i, mbp_aabb *fresh)
@@ -333,6 +330,9 @@ static mbp_tree_node *new_leaf(mbp_tree_state *t, uint16_t i)
     return leaf;
 }
 
+/* Body i, added, out of its fat box or in one too big: a fresh fat box, its pairs unless the
+ * frame is a full one, and its leaf moved. Returns false when the pair set filled up (the frame
+ * must become an exact full one). */
 static bool update_body(mbp_tree_state *t, const mbp__bodies *v, mbp__sink *out, uint16_t i,
                         bool full, uint32_t *tests)
 {
@@ -439,11 +439,11 @@ mbp_status mbp__tree_update(mbp_tree_state *t, const mbp__bodies *v, mbp__sink *
     /* When nearly every body moved (7 in 8) and most of them jumped (a fresh fat box apart from
      * the old one, or a new body: 3 in 4 of the moved bodies looked at, and many so far), the
      * rest only take their fresh boxes, the tree is built anew from all its leaves and the frame
-     * becomes a full one (below): one walk a leaf in a tight tree. Re-inserting each jumper costs two
-     * walks and a descent through a tree whose other leaves still sit at their old places, and
-     * leaves the tree looser, more so each such frame: every body teleporting, a level reset, a
-     * world filled at once. Bodies that leave their fat boxes by moving on (waves of them in
-     * make bench's mixed scene) keep the tree's order: they go on one by one. */
+     * becomes a full one (below): one walk a leaf in a tight tree. Re-inserting each jumper
+     * costs two walks and a descent through a tree whose other leaves still sit at their old
+     * places, and leaves the tree looser, more so each such frame: every body teleporting, a
+     * level reset, a world filled at once. Bodies that leave their fat boxes by moving on (waves
+     * of them in make bench's mixed scene) keep the tree's order: they go on one by one. */
     const uint32_t many = (uint32_t)v->live / 16u + t->build_min;
     bool build = false, reported = false;
     const bool strict = full; /* a frame that builds keeps its leaves' checks as they began */

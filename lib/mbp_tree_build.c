@@ -221,16 +221,15 @@ static void free_inner(mbp_tree_state *t)
     t->root = NUL;
 }
 
-/* A range of the sorted leaves still to place, and where its subtree hangs. */
+/* A range of the leaves still to place, and where its subtree hangs. */
 typedef struct {
     uint16_t b, e;   /* ids[b..e) */
     uint16_t parent; /* NUL: the root */
     uint16_t second; /* 1: the parent's child2, else its child1 */
 } part_t;
 
-
-/* Places the sorted leaves ids[0..m) in a tree that halves their order at each inner node:
- * links only (finish() does the boxes and heights). */
+/* Places the leaves ids[0..m) in a tree whose inner nodes each split their range at its middle
+ * (split(): the smaller centres first): links only (finish() does the boxes and heights). */
 static void place(mbp_tree_state *t, uint16_t *ids, uint32_t m)
 {
     part_t stack[MBP_TREE_STACK];

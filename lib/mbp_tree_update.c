@@ -267,9 +267,11 @@ static void walk_all(pair_ctx *c, mbp__visit_fn fn, uint32_t *tests)
 static void reinsert(mbp_tree_state *t, uint16_t lf, const mbp_aabb *fresh, pair_ctx *c)
 {
     mbp_tree_node *leaf = &t->node[lf];
+    bool jump = !mbp__tree_ov(&leaf->box, fresh);
+    t->jumps += jump ? 1u : 0u;
     if (c != NULL) {
         c->old = &leaf->box;
-        if (mbp__tree_ov(&leaf->box, fresh)) {
+        if (!jump) {
             mbp_aabb u;
             mbp__tree_unite(&leaf->box, fresh, &u);
             c->tests += walk_around(t, lf, &u, visit_moved, c, &t->overflows);
@@ -279,9 +281,6 @@ static void reinsert(mbp_tree_state *t, uint16_t lf, const mbp_aabb *fresh, pair
             c->tests += walk_around(t, lf, &leaf->box, visit_moved, c, &t->overflows);
             c->tests += walk_around(t, lf, fresh, visit_moved, c, &t->overflows);
         }
-    }
-    if (!mbp__tree_ov(&leaf->box, fresh)) {
-        t->jumps++;
     }
     uint16_t p = leaf->parent;
     uint16_t a = p;

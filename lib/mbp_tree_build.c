@@ -41,22 +41,10 @@
 #define AXIS_MAX_F 1023.0f
 #endif
 
-/* Twice a box's centre on axis k (the sum of its min and max), as the type that holds it. */
-#if MBP_SCALAR == MBP_FIXED
-typedef int64_t centre_t;
-#else
-typedef mbp_scalar centre_t;
-#endif
-
-static centre_t centre2(const mbp_aabb *b, int k)
-{
-    return (centre_t)b->min[k] + (centre_t)b->max[k];
-}
-
 /* How the centres map to AXIS_BITS on each axis: from lo[k], shifted right by sh[k] (fixed
  * point) or scaled by sc[k] (float). */
 typedef struct {
-    centre_t lo[MBP_DIM];
+    mbp__tree_wide lo[MBP_DIM];
 #if MBP_SCALAR == MBP_FIXED
     uint32_t sh[MBP_DIM];
 #else
@@ -64,9 +52,9 @@ typedef struct {
 #endif
 } grid_t;
 
-static uint32_t quantize(const grid_t *g, centre_t c, int k)
+static uint32_t quantize(const grid_t *g, mbp__tree_wide c, int k)
 {
-    centre_t d = c - g->lo[k]; /* >= 0 */
+    mbp__tree_wide d = c - g->lo[k]; /* >= 0 */
 #if MBP_SCALAR == MBP_FIXED
     return (uint32_t)((uint64_t)d >> g->sh[k]); /* d <= the span: within AXIS_MAX */
 #else
@@ -91,13 +79,13 @@ static uint32_t key(const mbp_tree_state *t, uint16_t n, int k)
 static void quantize_all(mbp_tree_state *t, const uint16_t *ids, uint32_t m)
 {
     grid_t g;
-    centre_t hi[MBP_DIM];
+    mbp__tree_wide hi[MBP_DIM];
     for (int k = 0; k < MBP_DIM; k++) {
-        g.lo[k] = hi[k] = centre2(&t->node[ids[0]].box, k);
+        g.lo[k] = hi[k] = mbp__tree_centre2(&t->node[ids[0]].box, k);
     }
     for (uint32_t j = 1u; j < m; j++) {
         for (int k = 0; k < MBP_DIM; k++) {
-            centre_t c = centre2(&t->node[ids[j]].box, k);
+            mbp__tree_wide c = mbp__tree_centre2(&t->node[ids[j]].box, k);
             g.lo[k] = c < g.lo[k] ? c : g.lo[k];
             hi[k] = c > hi[k] ? c : hi[k];
         }
@@ -119,7 +107,7 @@ static void quantize_all(mbp_tree_state *t, const uint16_t *ids, uint32_t m)
         mbp_tree_node *n = &t->node[ids[j]];
         uint32_t w = 0u;
         for (int k = 0; k < MBP_DIM; k++) {
-            w |= quantize(&g, centre2(&n->box, k), k) << (AXIS_BITS * (uint32_t)k);
+            w |= quantize(&g, mbp__tree_centre2(&n->box, k), k) << (AXIS_BITS * (uint32_t)k);
         }
 #if MBP_DIM == 2
         n->parent = (uint16_t)w; /* axis 0 */

@@ -14,11 +14,7 @@
  * twice the extent of the box with its margins: a jump is not a velocity. Fixed point: computed in
  * int64 and capped at 2 * MBP_RANGE, the most that can matter, so that they fit the int32 that
  * mbp_add_sat takes. */
-#if MBP_SCALAR == MBP_FIXED
-typedef int64_t wide_t;
-#else
-typedef float wide_t;
-#endif
+typedef mbp__tree_wide wide_t;
 MBP__HOT void fat_axis(const mbp_tree_state *t, mbp_scalar lo, mbp_scalar hi, mbp_scalar d,
                        uint32_t sw, wide_t *ext, wide_t *m, wide_t *s)
 {

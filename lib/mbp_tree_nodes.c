@@ -40,7 +40,7 @@
 /* Fixed point: extents are below 2^31. 2D: a perimeter below 2^32. 3D: extents scaled down by 4
  * (below 2^29), so an area is below 3 * 2^58 and the insertion costs (sums of up to four areas)
  * stay below 2^63. The lost low bits only blur the choice of sibling, never correctness. */
-typedef int64_t cost_t;
+typedef mbp__tree_wide cost_t;
 static cost_t surface(const mbp_aabb *b)
 {
 #if MBP_DIM == 2
@@ -53,7 +53,7 @@ static cost_t surface(const mbp_aabb *b)
 #endif
 }
 #else
-typedef float cost_t;
+typedef mbp__tree_wide cost_t;
 static cost_t surface(const mbp_aabb *b)
 {
     float x = b->max[0] - b->min[0];
@@ -170,8 +170,7 @@ static cost_t distance(const mbp_tree_state *t, uint16_t c, const mbp_aabb *b)
     const mbp_aabb *x = &t->node[c].box;
     cost_t d = 0;
     for (int k = 0; k < MBP_DIM; k++) {
-        cost_t e = (cost_t)x->min[k] + (cost_t)x->max[k];
-        e -= (cost_t)b->min[k] + (cost_t)b->max[k];
+        cost_t e = mbp__tree_centre2(x, k) - mbp__tree_centre2(b, k);
         d += e < 0 ? -e : e;
     }
     return d;

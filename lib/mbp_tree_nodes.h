@@ -17,6 +17,20 @@
 
 /* ---- boxes ---- */
 
+/* A scalar wide enough for sums and differences of coordinates: int64 in fixed point (whose
+ * coordinates are int32), float otherwise. */
+#if MBP_SCALAR == MBP_FIXED
+typedef int64_t mbp__tree_wide;
+#else
+typedef float mbp__tree_wide;
+#endif
+
+/* Twice box b's centre on axis k: min + max, no halving. */
+MBP__HOT mbp__tree_wide mbp__tree_centre2(const mbp_aabb *b, int k)
+{
+    return (mbp__tree_wide)b->min[k] + (mbp__tree_wide)b->max[k];
+}
+
 MBP__HOT bool mbp__tree_ov(const mbp_aabb *a, const mbp_aabb *b)
 {
     for (int k = 0; k < MBP_DIM; k++) {

@@ -188,23 +188,31 @@ static uint16_t first_leaf(const mbp_tree_state *t, uint16_t n)
     return n;
 }
 
-/* Frees every inner node of the tree, children before parents (a walk by links, no stack: each
- * node's links are read before it is freed, and a freed node is never visited again). */
+/* The node after n in a walk by links that visits each node after its subtrees (children before
+ * parents, no stack); NUL after the root. Reads n's parent and the parent's children only. */
+static uint16_t after(const mbp_tree_state *t, uint16_t n)
+{
+    uint16_t p = t->node[n].parent;
+    if (p == NUL) {
+        return NUL;
+    }
+    return t->node[p].child1 == n ? first_leaf(t, t->node[p].child2) : p;
+}
+
+/* Frees every inner node of the tree (the next node is found before one is freed, and a freed
+ * node is never visited again). */
 static void free_inner(mbp_tree_state *t)
 {
     if (t->root == NUL) {
         return;
     }
     uint16_t n = first_leaf(t, t->root);
-    for (;;) {
-        uint16_t p = t->node[n].parent;
+    while (n != NUL) {
+        uint16_t next = after(t, n);
         if (t->node[n].child1 != NUL) {
             mbp__tree_free_node(t, n);
         }
-        if (p == NUL) {
-            break;
-        }
-        n = t->node[p].child1 == n ? first_leaf(t, t->node[p].child2) : p;
+        n = next;
     }
     t->root = NUL;
 }
@@ -253,12 +261,11 @@ static void place(mbp_tree_state *t, uint16_t *ids, uint32_t m)
     }
 }
 
-/* Every inner node's box and height from its children's, and every body's leaf: a walk by links
- * that finishes each node after its subtrees. */
+/* Every inner node's box and height from its children's, and every body's leaf, each node after
+ * its subtrees. */
 static void finish(mbp_tree_state *t)
 {
-    uint16_t n = first_leaf(t, t->root);
-    for (;;) {
+    for (uint16_t n = first_leaf(t, t->root); n != NUL; n = after(t, n)) {
         mbp_tree_node *nd = &t->node[n];
         if (nd->child1 == NUL) {
             t->leaf[nd->child2] = n;
@@ -268,11 +275,6 @@ static void finish(mbp_tree_state *t)
             /* child2 holds the larger half (place()), so the taller subtree, or as tall. */
             nd->height = (uint8_t)(c2->height + 1u);
         }
-        uint16_t p = nd->parent;
-        if (p == NUL) {
-            break;
-        }
-        n = t->node[p].child1 == n ? first_leaf(t, t->node[p].child2) : p;
     }
 }
 

@@ -108,13 +108,15 @@ static void push_event(mbp_world *w, uint32_t key, uint32_t k, bool begun)
 }
 
 /* Whether pair (a, b), with a moved body or new, overlaps now; fab holds both bodies' flags. Two
- * boxes with the default filters: only the box test of mbp__exact(), inlined, and not even that
- * when the backend's candidates are exactly the pairs whose boxes overlap (exact; every pair
- * tested is a candidate: the backend's ended ones are dropped first). */
+ * boxes with the default filters, static or not: only the box test of mbp__exact(), inlined, and
+ * not even that when the backend's candidates are exactly the pairs whose boxes overlap (exact;
+ * every pair tested is a candidate: the backend's ended ones are dropped first). Two static
+ * bodies never get here: mbp__sink_begin() stores no such pair, so a static body pairs with a
+ * body that is not, and its flag asks nothing more (level geometry: most pairs of a moved body). */
 MBP__HOT bool hit_now(const mbp_world *w, const mbp_aabb *box, uint32_t a, uint32_t b,
                       uint32_t fab, bool exact)
 {
-    if ((fab & (MBP__VOLUME | MBP__PASS)) == 0u) {
+    if ((fab & (MBP__VOLUME | MBP__FILTER)) == 0u) {
         return exact || mbp__boxes_meet(&box[a], &box[b]);
     }
     return mbp__exact(w, (uint16_t)a, (uint16_t)b);

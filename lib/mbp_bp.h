@@ -310,6 +310,8 @@ void mbp__pairs_sort(mbp_pairset *ps);
 /* ---- sorting (mbp_sort.c): heap sort, O(n log n), no recursion, in place ---- */
 /* Pairs ascending by (a, b); payload (or NULL) holds a byte per pair moved along with it. */
 void mbp__sort_pairs(mbp_pair *p, uint8_t *payload, uint32_t n);
+/* The same with no payload: a frame's events. */
+void mbp__sort_events(mbp_pair *p, uint32_t n);
 #if MBP_PAIR_USER
 /* The same, and user (or NULL) holds a 32-bit user slot per pair, moved along with it too. */
 void mbp__sort_pairs_user(mbp_pair *p, uint8_t *payload, uint32_t *user, uint32_t n);

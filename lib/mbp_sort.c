@@ -3,10 +3,10 @@
  * query that keeps only its smallest results.
  *
  * Heap sort because it is in place, O(n log n) in the worst case and needs no recursion or
- * stack: a frame with a burst of events or a query with many hits stays bounded. Pairs (every
- * frame's events) have a sort of their own on their 32-bit keys, moving each element once per
- * level (a hole, not swaps); they carry their flag bytes and, with MBP_PAIR_USER, their user
- * slots along. The rarer kinds (query results) share one copy of mbp_heap.h's sift, the kind a
+ * stack: a frame with a burst of events or a query with many hits stays bounded. Pairs have a
+ * sort of their own on their 32-bit keys, moving each element once per level (a hole, not
+ * swaps), in two copies: a frame's events alone, and pairs that carry their flag bytes and, with
+ * MBP_PAIR_USER, their user slots along. The rarer kinds (query results) share one copy of mbp_heap.h's sift, the kind a
  * switch inside less() and swap().
  */
 #include "mbp_bp.h"
@@ -116,7 +116,7 @@ typedef struct {
 #endif
 } elem;
 
-static elem get(const pairs *s, uint32_t i)
+MBP__HOT elem get(const pairs *s, uint32_t i)
 {
     elem e;
     e.p = s->p[i];
@@ -128,7 +128,7 @@ static elem get(const pairs *s, uint32_t i)
     return e;
 }
 
-static void set(const pairs *s, uint32_t i, const elem *e)
+MBP__HOT void set(const pairs *s, uint32_t i, const elem *e)
 {
     s->p[i] = e->p;
     if (s->pay != NULL) {
@@ -141,7 +141,7 @@ static void set(const pairs *s, uint32_t i, const elem *e)
 #endif
 }
 
-static void move(const pairs *s, uint32_t to, uint32_t from)
+MBP__HOT void move(const pairs *s, uint32_t to, uint32_t from)
 {
     s->p[to] = s->p[from];
     if (s->pay != NULL) {
@@ -156,7 +156,7 @@ static void move(const pairs *s, uint32_t to, uint32_t from)
 
 /* Puts x into the max-heap p[0..n) whose root, at hole, is free: the larger child moves up into
  * the hole until x is not below it. */
-static void sift_pair(const pairs *s, uint32_t hole, uint32_t n, const elem *x)
+MBP__HOT void sift_pair(const pairs *s, uint32_t hole, uint32_t n, const elem *x)
 {
     const mbp_pair *p = s->p;
     for (;;) {
@@ -182,7 +182,7 @@ static void sift_pair(const pairs *s, uint32_t hole, uint32_t n, const elem *x)
 }
 
 
-static void sort_pairs(const pairs *s, uint32_t n)
+MBP__HOT void sort_in(const pairs *s, uint32_t n)
 {
     if (n <= SMALL_SORT) {
         for (uint32_t i = 1u; i < n; i++) {
@@ -206,13 +206,35 @@ static void sort_pairs(const pairs *s, uint32_t n)
     }
 }
 
-void mbp__sort_pairs(mbp_pair *p, uint8_t *payload, uint32_t n)
+/* Two copies of the sort: pairs that carry flags or user slots (mbp_sort_pairs()), and a
+ * frame's events, which carry nothing (mbp__sort_events()): there every element moves as one
+ * word, with no test of what else to move, in about half the steps. Separate functions, so that
+ * a program that never calls mbp_sort_pairs() links only the second. */
+static void sort_pairs(const pairs *s, uint32_t n)
+{
+    sort_in(s, n);
+}
+
+/* Pairs p with their flags (or NULL), and no user slots. */
+MBP__HOT pairs pairs_of(mbp_pair *p, uint8_t *payload)
 {
 #if MBP_PAIR_USER
     pairs s = {p, payload, NULL};
 #else
     pairs s = {p, payload};
 #endif
+    return s;
+}
+
+void mbp__sort_events(mbp_pair *p, uint32_t n)
+{
+    pairs s = pairs_of(p, NULL);
+    sort_in(&s, n);
+}
+
+void mbp__sort_pairs(mbp_pair *p, uint8_t *payload, uint32_t n)
+{
+    pairs s = pairs_of(p, payload);
     sort_pairs(&s, n);
 }
 

@@ -336,13 +336,13 @@ mbp_status mbp_update(mbp_world *w)
     }
     w->stats.pairs = hits;
 #if MBP_MAX_EVENTS > 0
-    mbp__sort_pairs(w->events, NULL, w->stats.begun);
+    mbp__sort_events(w->events, w->stats.begun);
 #endif
 #if MBP_PAIR_USER
     mbp__sort_pairs_user(&w->events[MBP_MAX_EVENTS - w->stats.ended], NULL,
                          &w->event_user[MBP_MAX_EVENTS - w->stats.ended], w->stats.ended);
 #elif MBP_MAX_EVENTS > 0
-    mbp__sort_pairs(&w->events[MBP_MAX_EVENTS - w->stats.ended], NULL, w->stats.ended);
+    mbp__sort_events(&w->events[MBP_MAX_EVENTS - w->stats.ended], w->stats.ended);
 #endif
 
     /* The frame is done: moved bodies are clean, removed slots become free. */

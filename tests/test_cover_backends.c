@@ -258,6 +258,31 @@ TEST(the_pair_sort_orders_pairs_with_or_without_payload)
     CHECK_EQ(copy[0].b, 0);
 }
 
+/* The events' sort (no payload, its own copy of the heap sort) orders as the general one, at
+ * every length from 0 past the insertion sort's 16, on keys with repeats and both 16-bit halves
+ * in use. */
+TEST(the_event_sort_orders_as_the_pair_sort)
+{
+    static mbp_pair ev[100], ref[100];
+    uint32_t x = 0x2545F491u;
+    for (uint32_t n = 0; n <= 100u; n++) {
+        for (uint32_t i = 0; i < n; i++) {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            ev[i].a = (uint16_t)(x % 23u * 2851u);
+            ev[i].b = (uint16_t)(x >> 16);
+            ref[i] = ev[i];
+        }
+        mbp__sort_events(ev, n);
+        mbp__sort_pairs(ref, NULL, n);
+        for (uint32_t i = 0; i < n; i++) {
+            CHECK(ev[i].a == ref[i].a && ev[i].b == ref[i].b);
+            CHECK(i == 0u || mbp__pkey(&ev[i - 1u]) <= mbp__pkey(&ev[i]));
+        }
+    }
+}
+
 #if MBP_WITH_SAP && MBP_SAP_QUANTIZED
 /* Both worlds hold the same pairs (sorted), and the same events when neither buffer overflowed. */
 static void cb_same(mbp_status s1, mbp_status s2)

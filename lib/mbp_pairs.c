@@ -263,7 +263,9 @@ void mbp__sink_begin(mbp__sink *out, uint16_t a, uint16_t b)
         return;
     }
     if ((out->vol.flags[a] & out->vol.flags[b] & MBP__STATIC) != 0u) {
-        return; /* static bodies never pair: not even a candidate, so they take no room */
+        /* Static bodies never pair: not even a candidate, so they take no room. The world's
+         * re-test of moved bodies' pairs counts on it (mbp_update.c, hit_now()). */
+        return;
     }
     ps->touched = 1u;
     int32_t k = mbp__pairs_insert(ps, key, MBP__NEW);

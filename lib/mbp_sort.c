@@ -6,8 +6,8 @@
  * stack: a frame with a burst of events or a query with many hits stays bounded. Pairs have a
  * sort of their own on their 32-bit keys, moving each element once per level (a hole, not
  * swaps), in two copies: a frame's events alone, and pairs that carry their flag bytes and, with
- * MBP_PAIR_USER, their user slots along. The rarer kinds (query results) share one copy of mbp_heap.h's sift, the kind a
- * switch inside less() and swap().
+ * MBP_PAIR_USER, their user slots along. The rarer kinds (query results) share one copy of
+ * mbp_heap.h's sift, the kind a switch inside less() and swap().
  */
 #include "mbp_bp.h"
 #include "mbp_heap.h"

@@ -239,12 +239,9 @@ static void place(mbp_tree_state *t, uint16_t *ids, uint32_t m)
             t->node[n].child1 = NUL;
         } else {
             /* Stack depth: the pending second halves, one per level above, at most the height
-             * ceil(log2 m) <= MBP_TREE_HEIGHT_MAX < MBP_TREE_STACK, and this node's two. */
-            /* Taken from the free list, which holds at least the m - 1 inner nodes freed above
-             * (mbp__tree_alloc_node() without its assert: its strings, inlined in a second file,
-             * would make the flash depend on the link order). */
-            n = t->free_head;
-            t->free_head = t->node[n].parent;
+             * ceil(log2 m) <= MBP_TREE_HEIGHT_MAX < MBP_TREE_STACK, and this node's two. The
+             * free list holds at least the m - 1 inner nodes freed above. */
+            n = mbp__tree_pop_free(t);
             uint16_t mid = (uint16_t)(r.b + (r.e - r.b) / 2u);
             split(t, ids, r.b, r.e, mid);
             stack[sp++] = (part_t){mid, r.e, n, 1u};

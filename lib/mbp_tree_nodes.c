@@ -36,11 +36,11 @@
 
 /* ---- surface ---- */
 
+typedef mbp__tree_wide cost_t;
 #if MBP_SCALAR == MBP_FIXED
 /* Fixed point: extents are below 2^31. 2D: a perimeter below 2^32. 3D: extents scaled down by 4
  * (below 2^29), so an area is below 3 * 2^58 and the insertion costs (sums of up to four areas)
  * stay below 2^63. The lost low bits only blur the choice of sibling, never correctness. */
-typedef mbp__tree_wide cost_t;
 static cost_t surface(const mbp_aabb *b)
 {
 #if MBP_DIM == 2
@@ -53,7 +53,6 @@ static cost_t surface(const mbp_aabb *b)
 #endif
 }
 #else
-typedef mbp__tree_wide cost_t;
 static cost_t surface(const mbp_aabb *b)
 {
     float x = b->max[0] - b->min[0];

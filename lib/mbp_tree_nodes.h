@@ -61,12 +61,22 @@ MBP__HOT bool mbp__tree_inside(const mbp_aabb *outer, const mbp_aabb *inner)
 
 /* ---- the node pool: a free list through the parent links ---- */
 
+/* The first free node, taken off the free list, which must not be empty. No assert: the build
+ * calls it from a second file, where an assert's strings, inlined, would make the flash depend
+ * on the link order. */
+MBP__HOT uint16_t mbp__tree_pop_free(mbp_tree_state *t)
+{
+    uint16_t n = t->free_head;
+    t->free_head = t->node[n].parent;
+    return n;
+}
+
 MBP__HOT uint16_t mbp__tree_alloc_node(mbp_tree_state *t)
 {
     uint16_t n = t->free_head;
     MBP__ASSERT(n != MBP_TREE_NULL); /* 2N-1 nodes always suffice for N leaves */
-    t->free_head = t->node[n].parent;
-    return n;
+    (void)n; /* with MBP_ASSERT 0 */
+    return mbp__tree_pop_free(t);
 }
 
 MBP__HOT void mbp__tree_free_node(mbp_tree_state *t, uint16_t n)

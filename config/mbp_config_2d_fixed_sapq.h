@@ -9,6 +9,8 @@
 #define MBP_WITH_CAPSULE 1
 #define MBP_WITH_RSS 1
 #define MBP_WITH_FAST 1
-/* No event lists (MBP_MAX_EVENTS 0), so that the matrix builds and runs that option: its tests
+/* No event lists (MBP_WITH_EVENTS 0), so that the matrix builds and runs that option: its tests
  * check the pairs and the statistics' begun and ended counts instead. */
+#undef MBP_MAX_EVENTS
 #define MBP_MAX_EVENTS 0
+#define MBP_WITH_EVENTS 0

@@ -8,6 +8,9 @@
 #define MBP_FIXED_FRAC_BITS 16
 #define MBP_MAX_BODIES 24
 #define MBP_MAX_PAIRS 96
+/* Room for every event of any frame whose pairs fit (4 bytes each): the tests' dense piles
+ * begin nearly a full set of pairs at once. */
+#define MBP_MAX_EVENTS MBP_MAX_PAIRS
 /* Pair changes logged per update: 4 bytes each, and the tests hold two worlds. */
 #define MBP_PAIR_LOG 8
 /* The shapes and fast bodies (off by default) are part of the test matrix. */

@@ -36,15 +36,20 @@
 /* Pairs the pair set can hold, 1..1048576 (default 2 * MBP_MAX_BODIES). 5 bytes each plus a
  * hash index of 1.5 slots per pair, 2 bytes a slot (4 from 65535 pairs). Within one update the
  * set holds the previous frame's pairs and the new ones: size it for the pairs you expect plus
- * those that can begin in one frame. When full, mbp_update() returns MBP_E_PAIRS_FULL and
- * stats.lost_pairs counts what was lost; the next frame with room is exact again. */
+ * those that can begin in one frame, plus the frame's begin and end events, which go into the
+ * entries the pairs leave free. When the pairs do not fit, mbp_update() returns MBP_E_PAIRS_FULL
+ * and stats.lost_pairs counts what was lost; the next frame with room is exact again. */
 /* #define MBP_MAX_PAIRS (2 * MBP_MAX_BODIES) */
 
-/* Begin/end events of one update, both kinds, 4 bytes each (default MBP_MAX_PAIRS). When full,
- * mbp_update() returns MBP_E_EVENTS_FULL and counts the lost events; pairs stay exact. 0: no
- * event lists (mbp_begun() and mbp_ended() do not exist), for firmware that reads only the
- * pairs: a pair of capacity then costs 8 bytes instead of 12. */
-/* #define MBP_MAX_EVENTS MBP_MAX_PAIRS */
+/* Begin/end event lists, mbp_begun() and mbp_ended() (default 1). 0 leaves them out, for
+ * firmware that reads only the pairs. */
+/* #define MBP_WITH_EVENTS 1 */
+
+/* Entries of the pair set reserved for events, 4 bytes each (default 0). An update's events use
+ * the entries its pairs leave free plus these; when they do not fit, mbp_update() returns
+ * MBP_E_EVENTS_FULL and counts the lost events; pairs stay exact. MBP_MAX_PAIRS here: no frame
+ * whose pairs fit loses an event. */
+/* #define MBP_MAX_EVENTS 0 */
 
 /* Pair changes one update can log, 4 bytes each (default MBP_MAX_BODIES / 2 + 8). With SAP on
  * exact values among plain boxes (no sphere, shape, fast or filtered body), and in the few-moved

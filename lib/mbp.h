@@ -46,7 +46,8 @@ typedef enum mbp_status {
                         * or every entry of the shape pool (MBP_MAX_SHAPES) */
     MBP_E_STALE,       /* null handle, removed body, or a handle from another world */
     MBP_E_PAIRS_FULL,  /* mbp_update(): the pair set overflowed this frame; see mbp_stats */
-    MBP_E_EVENTS_FULL, /* mbp_update(): the event buffer overflowed this frame; see mbp_stats */
+    MBP_E_EVENTS_FULL, /* mbp_update(): this frame's events outgrew the pair set's free entries
+                        * and MBP_MAX_EVENTS; see mbp_stats */
     MBP_E_BACKEND,     /* mbp_init(): this backend is not compiled in (MBP_WITH_<backend>) */
     MBP_E_CONFIG,      /* mbp_init(): application and library were built with other options */
     MBP_E_PARAM,       /* a parameter outside its documented range */
@@ -189,10 +190,11 @@ typedef struct mbp_hit {
 typedef struct mbp_stats {
     uint32_t pairs;       /* overlapping pairs now */
     uint32_t begun;       /* pairs that began this frame (events stored; every one with
-                           * MBP_MAX_EVENTS 0, which stores none) */
+                           * MBP_WITH_EVENTS 0, which stores none) */
     uint32_t ended;       /* pairs that ended this frame (likewise) */
     uint32_t lost_pairs;  /* overlapping pairs not stored: the pair set was full (0 normally) */
-    uint32_t lost_events; /* events not stored: the event buffer was full (0 normally) */
+    uint32_t lost_events; /* events not stored: the pair set's free entries and MBP_MAX_EVENTS
+                           * were full (0 normally) */
     uint32_t tests;       /* box tests the backend made: its work, comparable across backends */
 } mbp_stats;
 
@@ -434,7 +436,9 @@ uint32_t mbp_body_count(const mbp_world *w);
 /* Runs one frame: finds the pairs that overlap now, and the pairs that began and ended since the
  * last update. Returns MBP_OK; MBP_E_PAIRS_FULL when pairs were lost because the pair set was
  * full (every frame it happens; stats.lost_pairs says how many; the pairs stored are all true,
- * and the first frame with room is exact again); MBP_E_EVENTS_FULL when only events were lost;
+ * and the first frame with room is exact again); MBP_E_EVENTS_FULL when only events were lost
+ * (the events go into the entries of the pair set that its pairs leave free, plus
+ * MBP_MAX_EVENTS; stats.lost_events says how many; the pairs stay exact);
  * MBP_E_NOROOM when the backend's own storage overflowed. Time: see the backend's file. */
 mbp_status mbp_update(mbp_world *w);
 
@@ -466,11 +470,12 @@ void mbp_sort_pairs(mbp_world *w);
  * until the next call that changes the world (mbp_update(), mbp_sort_pairs()). */
 const mbp_pair *mbp_pairs(mbp_world *w, uint32_t *count);
 
-#if MBP_MAX_EVENTS > 0
+#if MBP_WITH_EVENTS
 /* The events of the last update, each list ascending (by a, then b), identical for every backend,
- * CPU and compiler. *count receives the length; the arrays live in the world and stay valid until
- * the next mbp_update(). With MBP_MAX_EVENTS 0 these two functions do not exist (the statistics
- * still count the pairs that began and ended). */
+ * CPU and compiler. *count receives the length; the arrays live in the world, in the pair set's
+ * entries above its pairs, and stay valid until the next mbp_update() (mbp_sort_pairs() and
+ * mbp_pairs() leave them alone). With MBP_WITH_EVENTS 0 these two functions do not exist (the
+ * statistics still count the pairs that began and ended). */
 const mbp_pair *mbp_begun(const mbp_world *w, uint32_t *count);
 const mbp_pair *mbp_ended(const mbp_world *w, uint32_t *count);
 #endif

@@ -71,10 +71,10 @@
 #define MBP_MAX_BODIES 128
 #endif
 
-/* Capacity of the pair set. Each pair of capacity costs 5 bytes (the pair and its flags), 3 bytes
- * of hash index (1.5 16-bit slots; 32-bit slots from 65535 pairs on: 6 bytes) and an event's 4
- * bytes (MBP_MAX_EVENTS follows it by default): 12 bytes in all, 15 from 65535 pairs on; 4 bytes
- * less with no event lists (MBP_MAX_EVENTS 0).
+/* Capacity of the pair set. Each pair of capacity costs 5 bytes (the pair and its flags) and 3
+ * bytes of hash index (1.5 16-bit slots; 32-bit slots from 65535 pairs on: 6 bytes): 8 bytes in
+ * all, 11 from 65535 pairs on. The entries the stored pairs leave free also hold the update's
+ * begin and end events (MBP_MAX_EVENTS below).
  * Within one update the set holds the pairs of the previous frame and the pairs that begin in
  * this one; when it is full, mbp_update() returns MBP_E_PAIRS_FULL and counts the lost pairs. */
 #ifndef MBP_MAX_PAIRS
@@ -87,20 +87,39 @@
 #define MBP_MAX_PAIRS (2 * MBP_MAX_BODIES)
 #endif
 
-/* Capacity of one update's begin/end events, both kinds together, 4 bytes each. A frame with
- * more events returns MBP_E_EVENTS_FULL and counts the lost events; the pair set stays exact.
- * 0: no event lists at all (mbp_begun(), mbp_ended() and mbp_ended_users() do not exist; the
- * statistics still count the pairs that began and ended): a pair of capacity then costs 8 bytes
- * instead of 12, for firmware that reads only the overlapping pairs. */
+/* Begin/end event lists (mbp_begun(), mbp_ended()). 0 leaves them and their functions out (the
+ * statistics still count the pairs that began and ended), for firmware that reads only the
+ * overlapping pairs. */
+#ifndef MBP_WITH_EVENTS
+#define MBP_WITH_EVENTS 1
+#endif
+#if (0 - MBP_WITH_EVENTS - 1) == 1 && (MBP_WITH_EVENTS + 0) != -2 || \
+    (MBP_WITH_EVENTS + 0) != 0 && (MBP_WITH_EVENTS + 0) != 1
+#error "MBP_WITH_EVENTS must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
+#undef MBP_WITH_EVENTS
+#define MBP_WITH_EVENTS 1
+#endif
+
+/* Entries of the pair set that only events may use, 4 bytes each. An update's events, both kinds
+ * together, go into the entries its stored pairs (and the candidates its backend keeps) leave
+ * free, plus these; a pair that ends and leaves the set frees its own entry for its event. A
+ * frame with more returns MBP_E_EVENTS_FULL and counts the lost events; the pair set stays exact.
+ * 0 (the default) reserves none: size MBP_MAX_PAIRS for the pairs plus one frame's begin events.
+ * MBP_MAX_PAIRS here: no frame whose pairs fit loses an event. Not with MBP_WITH_EVENTS 0. */
 #ifndef MBP_MAX_EVENTS
-#define MBP_MAX_EVENTS MBP_MAX_PAIRS
+#define MBP_MAX_EVENTS 0
 #endif
 #if (0 - MBP_MAX_EVENTS - 1) == 1 && (MBP_MAX_EVENTS + 0) != -2 || \
     (MBP_MAX_EVENTS + 0) < 0 || (MBP_MAX_EVENTS + 0) > 2097152
 #error "MBP_MAX_EVENTS must be 0..2097152: set it in your MBP_CONFIG_FILE"
 #undef MBP_MAX_EVENTS
-#define MBP_MAX_EVENTS MBP_MAX_PAIRS
+#define MBP_MAX_EVENTS 0
 #endif
+#if !MBP_WITH_EVENTS && MBP_MAX_EVENTS != 0
+#error "MBP_MAX_EVENTS reserves room for events, which MBP_WITH_EVENTS 0 leaves out: set it to 0"
+#endif
+/* Entries of the pair set's arrays: pairs and events. */
+#define MBP__PAIR_ROOM (MBP_MAX_PAIRS + MBP_MAX_EVENTS)
 
 /* The pair changes one update can log, 4 bytes each: with SAP on exact values and no sphere,
  * shape, fast or filtered body, and in brute force's and sweep's few-moved updates, the update
@@ -117,8 +136,9 @@
 #define MBP_PAIR_LOG (MBP_MAX_BODIES / 2 + 8)
 #endif
 /* A user slot per pair (mbp_pair_users(), mbp_ended_users()): 32 bits kept with a pair while it
- * overlaps, e.g. to cache its contact. Costs 4 bytes per pair and per event of capacity. 0 (the
- * default) removes the slots, their functions and every line that moves them. */
+ * overlaps, e.g. to cache its contact. Costs 4 bytes per pair of capacity and per reserved event
+ * (MBP_MAX_EVENTS). 0 (the default) removes the slots, their functions and every line that moves
+ * them. */
 #ifndef MBP_PAIR_USER
 #define MBP_PAIR_USER 0
 #endif
@@ -129,8 +149,8 @@
 #define MBP_PAIR_USER 0
 #endif
 /* An ended pair's slot is handed back only through mbp_ended_users(), an event list. */
-#if MBP_PAIR_USER && MBP_MAX_EVENTS == 0
-#error "MBP_PAIR_USER 1 needs the event lists (MBP_MAX_EVENTS > 0): set one of them in your MBP_CONFIG_FILE"
+#if MBP_PAIR_USER && !MBP_WITH_EVENTS
+#error "MBP_PAIR_USER 1 needs the event lists (MBP_WITH_EVENTS 1): set one of them in your MBP_CONFIG_FILE"
 #endif
 
 /* Sphere (circle) bodies: DIM+1 scalars per body. 0 removes them and their RAM. */
@@ -496,7 +516,7 @@
 #define MBP_CONFIG_SIGNATURE                                                                       \
     ((unsigned long)MBP_MAX_BODIES * 2654435761UL ^ (unsigned long)MBP_MAX_PAIRS * 40503UL ^         \
      (unsigned long)MBP_MAX_EVENTS * 9973UL ^ (unsigned long)MBP_FIXED_FRAC_BITS << 24 ^             \
-     (unsigned long)MBP_WITH_SPHERES << 23 ^                                                       \
+     (unsigned long)MBP_WITH_SPHERES << 23 ^ (unsigned long)MBP_WITH_EVENTS << 22 ^               \
      (unsigned long)MBP_MAX_SHAPES * 7919UL ^                                                      \
      (unsigned long)(MBP_WITH_OBB | MBP_WITH_KDOP << 1 | MBP_WITH_CAPSULE << 2 | MBP_WITH_FAST << 3 | \
                      MBP_WITH_RSS << 4) << 27 ^ \

@@ -77,35 +77,96 @@ void mbp__pairs_restart(mbp_world *w)
     w->restart = 1u;
 }
 
-/* Records pair key, dense index k, as begun or ended; an ended pair's event keeps its user slot
- * (MBP_PAIR_USER). With no event lists (MBP_MAX_EVENTS 0), only counts it. */
-static void push_event(mbp_world *w, uint32_t key, uint32_t k, bool begun)
+/* The user slot of pair k (MBP_PAIR_USER), which its end event keeps; else 0. */
+static inline uint32_t user_at(const mbp_pairset *ps, uint32_t k)
+{
+#if MBP_PAIR_USER
+    return ps->user[k];
+#else
+    (void)ps;
+    (void)k;
+    return 0u;
+#endif
+}
+
+/* Records pair key as begun or ended, in the pair set's free entries: from the top down, in the
+ * order found, an ended pair with its bodies swapped (b > a), which is how order_events() tells
+ * the kinds apart. A pair that ends and leaves the set is dropped first, so that its own entry
+ * holds its event. user: an ended pair's user slot (MBP_PAIR_USER). With no event lists
+ * (MBP_WITH_EVENTS 0), only counts it. */
+static void push_event(mbp_world *w, uint32_t key, uint32_t user, bool begun)
 {
     mbp_stats *s = &w->stats;
-#if MBP_MAX_EVENTS == 0
+#if !MBP_WITH_EVENTS
     (void)key;
-    (void)k;
+    (void)user;
     if (begun) {
         s->begun++;
     } else {
         s->ended++;
     }
 #else
-    if (s->begun + s->ended >= (uint32_t)MBP_MAX_EVENTS) {
+    mbp_pairset *ps = &w->pairs;
+    const uint32_t n = s->begun + s->ended;
+    if (ps->count + n >= (uint32_t)MBP__PAIR_ROOM) {
         s->lost_events++;
         return;
     }
-    uint32_t at = begun ? s->begun++ : (uint32_t)MBP_MAX_EVENTS - 1u - s->ended++;
-    mbp_pair *e = &w->events[at];
-    e->a = (uint16_t)(key >> 16);
-    e->b = (uint16_t)(key & 0xFFFFu);
+    const uint32_t at = (uint32_t)MBP__PAIR_ROOM - 1u - n;
+    const uint32_t lo = key >> 16, hi = key & 0xFFFFu;
+    ps->pair[at].a = (uint16_t)(begun ? lo : hi);
+    ps->pair[at].b = (uint16_t)(begun ? hi : lo);
+    if (begun) {
+        s->begun++;
+    } else {
+        s->ended++;
+    }
 #if MBP_PAIR_USER
-    w->event_user[at] = begun ? 0u : w->pairs.user[k];
+    ps->user[at] = user;
 #else
-    (void)k;
+    (void)user;
 #endif
-#endif /* MBP_MAX_EVENTS */
+#endif /* MBP_WITH_EVENTS */
 }
+
+#if MBP_WITH_EVENTS
+/* After the frame's pass: the events, top entries of the pair set in the order found, become
+ * the two lists mbp_begun() and mbp_ended() return: begun ones below, ended ones above, each
+ * ascending. O(e log e) for e events. */
+static void order_events(mbp_world *w)
+{
+    mbp_pairset *ps = &w->pairs;
+    const uint32_t nb = w->stats.begun, n = nb + w->stats.ended;
+    mbp_pair *ev = &ps->pair[(uint32_t)MBP__PAIR_ROOM - n];
+#if MBP_PAIR_USER
+    uint32_t *eu = &ps->user[(uint32_t)MBP__PAIR_ROOM - n];
+#endif
+    /* Begun ones (a < b) to the front, ended ones (a > b) behind them, then back to a < b. */
+    uint32_t i = 0u, j = n;
+    while (i < j) {
+        if (ev[i].a < ev[i].b) {
+            i++;
+        } else {
+            j--;
+            mbp_pair t = ev[i];
+            ev[i] = ev[j];
+            ev[j].a = t.b;
+            ev[j].b = t.a;
+#if MBP_PAIR_USER
+            uint32_t tu = eu[i];
+            eu[i] = eu[j];
+            eu[j] = tu;
+#endif
+        }
+    }
+    mbp__sort_events(ev, nb);
+#if MBP_PAIR_USER
+    mbp__sort_pairs_user(&ev[nb], NULL, &eu[nb], n - nb);
+#else
+    mbp__sort_events(&ev[nb], n - nb);
+#endif
+}
+#endif
 
 /* Whether pair (a, b), with a moved body or new, overlaps now; fab holds both bodies' flags. Two
  * boxes with the default filters, static or not: only the box test of mbp__exact(), inlined, and
@@ -128,7 +189,7 @@ MBP__HOT void settle(mbp_world *w, uint8_t *pflag, uint32_t k, uint32_t a, uint3
                      bool hit)
 {
     if (hit != ((f & MBP__PREV) != 0u)) {
-        push_event(w, a << 16 | b, k, hit);
+        push_event(w, a << 16 | b, hit ? 0u : user_at(&w->pairs, k), hit);
 #if MBP_PAIR_USER
         w->pairs.user[k] = 0u; /* begun: starts at 0; ended, still a candidate: ready to begin */
 #endif
@@ -150,10 +211,11 @@ static uint32_t drop_gone(mbp_world *w, bool full)
         uint8_t f = ps->flag[k];
         if ((f & MBP__CAND) == 0u || (dying && (!mbp__active(w, (uint16_t)(key >> 16)) ||
                                                 !mbp__active(w, (uint16_t)(key & 0xFFFFu))))) {
-            if (f & MBP__PREV) {
-                push_event(w, key, k, false);
-            }
+            const uint32_t u = user_at(ps, k);
             mbp__pairs_remove_at(ps, k); /* the last entry moves to k: look at k again */
+            if (f & MBP__PREV) {
+                push_event(w, key, u, false);
+            }
         } else {
             if (full) {
                 MBP__ASSERT((f & MBP__HIT) != 0u);
@@ -198,8 +260,9 @@ MBP__LOOP uint32_t test_pairs(mbp_world *w, bool exact)
  * overlapped (PREV: mbp__sink_end() kept it for its end event), so it ends now. */
 static void end_logged(mbp_world *w, uint32_t key, uint32_t s, uint32_t k)
 {
-    push_event(w, key, k, false);
+    const uint32_t u = user_at(&w->pairs, k);
     mbp__pairs_remove_slot(&w->pairs, s); /* found: no second probe */
+    push_event(w, key, u, false);
 }
 
 /* An incremental frame whose log holds every change, with no body removed, instead of
@@ -272,7 +335,7 @@ static uint32_t apply_log(mbp_world *w)
             hits--;
         } else {
             if ((f & MBP__PREV) == 0u) {
-                push_event(w, key, (uint32_t)k, true);
+                push_event(w, key, 0u, true);
                 hits++;
             } /* else: ended and started again in this update, no event */
             ps->flag[k] = (uint8_t)(MBP__CAND | MBP__HIT | MBP__PREV);
@@ -335,14 +398,8 @@ mbp_status mbp_update(mbp_world *w)
         ps->split = (uint8_t)(hits == ps->count ? 1u : 0u);
     }
     w->stats.pairs = hits;
-#if MBP_MAX_EVENTS > 0
-    mbp__sort_events(w->events, w->stats.begun);
-#endif
-#if MBP_PAIR_USER
-    mbp__sort_pairs_user(&w->events[MBP_MAX_EVENTS - w->stats.ended], NULL,
-                         &w->event_user[MBP_MAX_EVENTS - w->stats.ended], w->stats.ended);
-#elif MBP_MAX_EVENTS > 0
-    mbp__sort_events(&w->events[MBP_MAX_EVENTS - w->stats.ended], w->stats.ended);
+#if MBP_WITH_EVENTS
+    order_events(w);
 #endif
 
     /* The frame is done: moved bodies are clean, removed slots become free. */

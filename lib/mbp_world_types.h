@@ -22,11 +22,15 @@ typedef uint32_t mbp_pidx;
  * it first moves the overlapping pairs to the front when candidates that do not overlap are
  * mixed in (split == 0). */
 typedef struct mbp_pairset {
-    mbp_pair pair[MBP_MAX_PAIRS];
+    /* pair[0..count) the stored pairs; the last update's events fill the top entries, begun
+     * ones then ended ones (MBP__PAIR_ROOM entries: the pairs' capacity and the room reserved
+     * for events, MBP_MAX_EVENTS). */
+    mbp_pair pair[MBP__PAIR_ROOM];
     uint8_t flag[MBP_MAX_PAIRS];
 #if MBP_PAIR_USER
-    uint32_t user[MBP_MAX_PAIRS]; /* the user's slot of each pair, moved with it; 0 when inserted
-                                   * and when the pair ends (mbp_pair_users()) */
+    uint32_t user[MBP__PAIR_ROOM]; /* the user's slot of each pair, moved with it; 0 when inserted
+                                    * and when the pair ends (mbp_pair_users()); an ended event's
+                                    * entry: its pair's last slot */
 #endif
     mbp_pidx slot[MBP_PAIR_HASH_SIZE]; /* dense index + 1; 0 is an empty slot */
     uint32_t count;                    /* entries in key[] */
@@ -142,12 +146,6 @@ typedef struct mbp_world {
     uint16_t high;        /* every live or dying index is below this */
 
     mbp_pairset pairs;
-#if MBP_MAX_EVENTS > 0
-    mbp_pair events[MBP_MAX_EVENTS]; /* begun from the front, ended from the back */
-#endif
-#if MBP_PAIR_USER
-    uint32_t event_user[MBP_MAX_EVENTS]; /* parallel to events: an ended pair's last user slot */
-#endif
     mbp_stats stats;
     uint8_t restart;      /* the backend was built anew (mbp_shift_origin()): the next update
                            * takes its candidates afresh and tests every pair */

@@ -35,6 +35,10 @@ typedef struct {
  * anything disagreed (0 when the backend matches); failures are also CHECKed, naming the frame. */
 uint32_t diff_run(mbp_backend b, const diff_opts *o);
 
+/* Frames of diff_run() since the program started that lost events (the pair set's free entries
+ * and MBP_MAX_EVENTS full): compare() then checks the events held as a part of the expected. */
+extern uint32_t diff_lost_event_frames;
+
 /* The backends compiled into this build, for loops over all of them. */
 extern const mbp_backend diff_backends[];
 extern const uint32_t diff_backend_count;

@@ -68,6 +68,16 @@ static inline uint32_t test_pile_that_fits(void)
     return m;
 }
 
+/* The status of an update whose pass leaves `stored` entries in the pair set (its pairs, and
+ * the candidates its backend keeps) and records `events` events, none of them the end of a pair
+ * that leaves the set: MBP_E_EVENTS_FULL when they outgrow the free entries and MBP_MAX_EVENTS
+ * (events share the pair set's entries), else MBP_OK. */
+static inline mbp_status test_events_status(uint32_t stored, uint32_t events)
+{
+    return MBP_WITH_EVENTS && stored + events > (uint32_t)MBP__PAIR_ROOM ? MBP_E_EVENTS_FULL
+                                                                          : MBP_OK;
+}
+
 /* A pair as one ascending key, a << 16 | b: the order of mbp_sort_pairs() and of the oracle's
  * lists. */
 static inline uint32_t test_pair_key(mbp_pair p)

@@ -24,7 +24,20 @@ TEST(differential_coherent_boxes_match_the_oracle) { run_scene(SCENE_COHERENT, f
 TEST(differential_coherent_spheres_and_filters_match_the_oracle) { run_scene(SCENE_COHERENT, true, true); }
 TEST(differential_jitter_around_touching_matches_the_oracle) { run_scene(SCENE_JITTER, true, false); }
 TEST(differential_identical_and_point_boxes_match_the_oracle) { run_scene(SCENE_IDENTICAL, false, true); }
-TEST(differential_boxes_on_one_line_match_the_oracle) { run_scene(SCENE_LINE, true, false); }
+TEST(differential_boxes_on_one_line_match_the_oracle)
+{
+    uint32_t before = diff_lost_event_frames;
+    run_scene(SCENE_LINE, true, false);
+    /* The line's pairs crowd the set: where no room is reserved for events (the 3d_fixed
+     * configuration on the host: 2048 pairs, MBP_MAX_EVENTS 0, scenes of up to 200 bodies) some
+     * frames lose events, and compare() checks the part they hold. */
+#if MBP_WITH_EVENTS && MBP_MAX_EVENTS == 0 && MBP_MAX_PAIRS == 2048 && MBP_DIM == 3 && \
+    TEST_BODIES_CAP >= 200u
+    CHECK(diff_lost_event_frames > before);
+#else
+    (void)before;
+#endif
+}
 TEST(differential_teleports_match_the_oracle) { run_scene(SCENE_TELEPORT, true, true); }
 TEST(differential_bursts_of_add_and_remove_match_the_oracle) { run_scene(SCENE_BURST, true, true); }
 TEST(differential_few_movers_match_the_oracle) { run_scene(SCENE_CALM, true, true); }

@@ -128,7 +128,10 @@ TEST(a_nearly_full_pair_set_loses_no_pair_to_shapes_that_do_not_meet)
             CHECK_ST(mbp_add_shape(&test_w, &c, m + i, &h[m + i]), MBP_OK);
         }
         for (int f = 0; f < 2; f++) {
-            CHECK_ST(mbp_update(&test_w), MBP_OK);
+            /* The pile's pairs begin in the first frame: more events than the few free entries
+             * where no room is reserved for them. */
+            const uint32_t p = m * (m - 1u) / 2u;
+            CHECK_ST(mbp_update(&test_w), f == 0 ? test_events_status(p, p) : MBP_OK);
             const mbp_stats *st = mbp_get_stats(&test_w);
             CHECK_EQ(st->lost_pairs, 0u);
             CHECK_EQ(st->pairs, m * (m - 1u) / 2u);

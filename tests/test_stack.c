@@ -94,7 +94,7 @@ static __attribute__((noinline)) uint32_t run(int op)
     case OP_UPDATE: a.st = mbp_update(&test_w); break;
     case OP_SORT_PAIRS: mbp_sort_pairs(&test_w); a.st = MBP_OK; break;
     case OP_NEXT_PAIR: a.found = mbp_next_pair(&test_w, &a.it, &a.pair); a.st = MBP_OK; break;
-#if MBP_MAX_EVENTS > 0
+#if MBP_WITH_EVENTS
     case OP_BEGUN: a.st = mbp_begun(&test_w, &a.count) != NULL ? MBP_OK : MBP_E_PARAM; break;
 #else
     case OP_BEGUN: a.st = test_begun(&test_w, &a.count) == NULL ? MBP_OK : MBP_E_PARAM; break;

@@ -124,16 +124,17 @@ readme_tables() {
     echo "per body alone = what one more body costs with the pair capacity (and the hash buckets) kept,"
     echo "so that RAM is about a few hundred bytes (hash, hgrid: plus 2 bytes a hash bucket) + bodies ×"
     echo "per body alone + pairs × per pair;"
-    echo "per pair = what one more pair of capacity costs, with the event lists (the default) and"
-    echo "without them (\`MBP_MAX_EVENTS 0\`, for firmware that reads only the pairs); brute-lean and"
+    echo "per pair = what one more pair of capacity costs (the frame's begin and end events go into"
+    echo "the entries the pairs leave free: no room is kept for them alone unless \`MBP_MAX_EVENTS\`"
+    echo "asks for it, 4 bytes an entry); brute-lean and"
     echo "sap-lean = that backend alone built with \`MBP_WITH_SPHERES 0\` (and SAP with"
     echo "\`MBP_SAP_QUANTIZED 1\`), what a firmware short of RAM builds. Grid, hash and hgrid share one"
     echo "cell engine, lib/mbp_cells*.c, hence their flash figures within bytes of each other;"
     echo "docs/bench.md):"
     echo
-    echo "| backend | target | config | flash bytes | RAM bytes | RAM bytes per body | RAM bytes per body alone | RAM bytes per pair | RAM bytes per pair, no event lists | RAM bytes, 8 pairs per body (make bench) |"
-    echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
-    awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, ($10 == "" ? "?" : $10), $7, ($9 == "" ? "?" : $9), $8 }' "$size"
+    echo "| backend | target | config | flash bytes | RAM bytes | RAM bytes per body | RAM bytes per body alone | RAM bytes per pair | RAM bytes, 8 pairs per body (make bench) |"
+    echo "|---|---|---|---:|---:|---:|---:|---:|---:|"
+    awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, ($10 == "" ? "?" : $10), $7, $8 }' "$size"
 }
 
 # worked_example: one paragraph turning the default backend's mean and worst frame on the M4

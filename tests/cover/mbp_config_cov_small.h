@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* mbp_config_cov_small.h: make coverage only (mk/coverage.mk). A small 2D fixed-point world
  * with options no configuration of the test matrix combines, for code that runs only under them:
- *   - fewer events than pairs, so the event buffer can overflow (MBP_E_EVENTS_FULL cannot happen
- *     while MBP_MAX_EVENTS >= MBP_MAX_PAIRS: each event is a stored pair);
+ *   - a few entries reserved for events, fewer than pairs, so that a crowded pair set overflows
+ *     its events (MBP_E_EVENTS_FULL cannot happen to a frame whose pairs fit while
+ *     MBP_MAX_EVENTS >= MBP_MAX_PAIRS);
  *   - no sphere bodies (MBP_WITH_SPHERES 0);
  *   - 24 fraction bits (coordinates within +-64 units), with quantized SAP, whose default
  *     quantization box (+-1024 units) is then clamped to the range.

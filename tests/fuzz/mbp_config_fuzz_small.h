@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* mbp_config_fuzz_small.h: a tiny 2D fixed world for the fuzzer (tests/fuzz/), where a short
- * input fills the bodies, the pair set, the event buffer, the shape pool (3 entries) and the
- * backends' own storage. */
+ * input fills the bodies, the pair set and the entries it reserves for events, the shape pool
+ * (3 entries) and the backends' own storage. */
 #define MBP_DIM 2
 #define MBP_SCALAR MBP_FIXED
 #define MBP_MAX_BODIES 12

@@ -15,9 +15,10 @@
 #   bytes_per_body  ram_bytes / bodies
 #   bytes_per_pair  what one more pair of capacity costs: sizeof(mbp_world) again with
 #                MBP_MAX_PAIRS doubled, minus ram_bytes, over MBP_MAX_PAIRS. That is the pair set
-#                (key, flag, hash index) and the event buffer (MBP_MAX_EVENTS follows
-#                MBP_MAX_PAIRS by default); the rest of the world does not depend on it.
-#   bytes_per_pair_no_events  the same with no event lists (MBP_MAX_EVENTS 0): the pair set alone
+#                (key, flag, hash index), whose free entries also hold the events (no room is
+#                reserved for them by default, MBP_MAX_EVENTS 0); the rest of the world does not
+#                depend on it.
+#   bytes_per_pair_no_events  the same with no event lists (MBP_WITH_EVENTS 0)
 #   bytes_per_body_alone  what one more body costs with the pair capacity kept: sizeof(mbp_world)
 #                again with MBP_MAX_BODIES doubled, MBP_MAX_PAIRS and MBP_HASH_BUCKETS as they
 #                were, minus ram_bytes, over bodies. bytes_per_body counts the default 2 pairs of
@@ -94,8 +95,8 @@ one() { # name "with-flags" backend cap "on backends"
     pairs=$($NM -S -t d "$out/$tag-ram.o" | awk '/size_pairs/ { print $2 + 0 }')
     ram2=$(ram_of "$out/$tag-ram2.o" $defs -DMBP_MAX_PAIRS=$((2 * pairs)))
     # Again with no event lists, at both capacities.
-    ramn=$(ram_of "$out/$tag-ramn.o" $defs -DMBP_MAX_EVENTS=0)
-    ramn2=$(ram_of "$out/$tag-ramn2.o" $defs -DMBP_MAX_EVENTS=0 -DMBP_MAX_PAIRS=$((2 * pairs)))
+    ramn=$(ram_of "$out/$tag-ramn.o" $defs -DMBP_WITH_EVENTS=0)
+    ramn2=$(ram_of "$out/$tag-ramn2.o" $defs -DMBP_WITH_EVENTS=0 -DMBP_MAX_PAIRS=$((2 * pairs)))
     local bench="-DMBP_MAX_PAIRS=$((bench_pairs * cap))"
     [ "$bench_entries" -gt 0 ] && bench="$bench -DMBP_GRID_MAX_ENTRIES=$((bench_entries * cap))"
     ramb=$(ram_of "$out/$tag-ramb.o" $defs $bench)

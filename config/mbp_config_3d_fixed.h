@@ -7,7 +7,8 @@
 #define MBP_MAX_PAIRS 2048
 /* No room reserved for events (the default): a frame's events go into the entries its pairs
  * leave free, and the differential suite's dense 3D scenes crowd the set enough that some frames
- * lose events: it checks the part they hold (the other configurations reserve MBP_MAX_PAIRS). */
+ * lose events: it checks the part they hold (2d_float reserves none either; the others reserve
+ * MBP_MAX_PAIRS). */
 /* The shapes and fast bodies (off by default) are part of the test matrix. */
 #define MBP_WITH_OBB 1
 #define MBP_WITH_KDOP 1

@@ -6,8 +6,8 @@
 #define MBP_MAX_BODIES 256
 #define MBP_MAX_PAIRS 2048
 /* Room for every event of any frame whose pairs fit, so that the differential suite's dense
- * scenes check every event here; 3d_fixed keeps the default (events only in the entries the
- * pairs leave free) and checks the part it holds when a frame loses some. */
+ * scenes check every event here; 2d_float and 3d_fixed keep the default (events only in the
+ * entries the pairs leave free) and check the part they hold when a frame loses some. */
 #define MBP_MAX_EVENTS MBP_MAX_PAIRS
 /* The shapes and fast bodies (off by default) are part of the test matrix. */
 #define MBP_WITH_OBB 1

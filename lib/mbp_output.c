@@ -61,7 +61,7 @@ const mbp_pair *mbp_begun(const mbp_world *w, uint32_t *count)
     MBP__CHECK_WORLD(w);
     MBP__ASSERT(count != NULL);
     *count = w->stats.begun;
-    return &w->pairs.pair[(uint32_t)MBP__PAIR_ROOM - w->stats.begun - w->stats.ended];
+    return &w->pairs.pair[(uint32_t)MBP__PAIR_ROOM - w->stats.begun];
 }
 
 const mbp_pair *mbp_ended(const mbp_world *w, uint32_t *count)
@@ -69,7 +69,7 @@ const mbp_pair *mbp_ended(const mbp_world *w, uint32_t *count)
     MBP__CHECK_WORLD(w);
     MBP__ASSERT(count != NULL);
     *count = w->stats.ended;
-    return &w->pairs.pair[(uint32_t)MBP__PAIR_ROOM - w->stats.ended];
+    return &w->pairs.pair[w->pairs.ev_end];
 }
 #endif
 
@@ -91,7 +91,7 @@ const uint32_t *mbp_ended_users(const mbp_world *w, uint32_t *count)
     MBP__CHECK_WORLD(w);
     MBP__ASSERT(count != NULL);
     *count = w->stats.ended;
-    return &w->pairs.user[(uint32_t)MBP__PAIR_ROOM - w->stats.ended];
+    return &w->pairs.user[w->pairs.ev_end];
 }
 #endif
 

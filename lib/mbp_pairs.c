@@ -49,6 +49,7 @@ void mbp__pairs_clear(mbp_pairset *ps)
     ps->count = 0;
     ps->hits = 0;
     ps->lost = 0;
+    ps->ev_end = 0;
     ps->split = 1u;
     mbp__pairs_start_update(ps);
 }

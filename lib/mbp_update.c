@@ -89,81 +89,65 @@ static inline uint32_t user_at(const mbp_pairset *ps, uint32_t k)
 #endif
 }
 
-/* Records pair key as begun or ended, in the pair set's free entries: from the top down, in the
- * order found, an ended pair with its bodies swapped (b > a), which is how order_events() tells
- * the kinds apart. A pair that ends and leaves the set is dropped first, so that its own entry
- * holds its event. user: an ended pair's user slot (MBP_PAIR_USER). With no event lists
- * (MBP_WITH_EVENTS 0), only counts it. */
+/* Records pair key as begun or ended, in the pair set's free entries, each step O(1): the begun
+ * list fills them from the top down, the ended list is one block around the entry above the
+ * pairs the backend left (ev_end), which grows down onto the entries of pairs that ended and
+ * left (each is dropped before its event is recorded) and else up towards the begun list; when
+ * the two meet and entries are free below, the block's top event moves below it (the lists are
+ * sorted afterwards), so that every free entry serves. user: an ended pair's user slot
+ * (MBP_PAIR_USER). With no event lists (MBP_WITH_EVENTS 0), only counts it. */
 static void push_event(mbp_world *w, uint32_t key, uint32_t user, bool begun)
 {
     mbp_stats *s = &w->stats;
-#if !MBP_WITH_EVENTS
-    (void)key;
-    (void)user;
-    if (begun) {
-        s->begun++;
-    } else {
-        s->ended++;
-    }
-#else
+#if MBP_WITH_EVENTS
     mbp_pairset *ps = &w->pairs;
-    const uint32_t n = s->begun + s->ended;
-    if (ps->count + n >= (uint32_t)MBP__PAIR_ROOM) {
+    const uint32_t top = (uint32_t)MBP__PAIR_ROOM - s->begun; /* the begun list's first entry */
+    const uint32_t hi = ps->ev_end + s->ended;                  /* past the ended block */
+    const bool below = ps->ev_end > ps->count;                  /* a free entry under the block */
+    uint32_t at;
+    if (!begun && below) {
+        at = --ps->ev_end;
+    } else if (hi < top) {
+        at = begun ? top - 1u : hi;
+    } else if (below) { /* begun, the lists meet: the block's top event moves under it */
+        ps->ev_end--;
+        ps->pair[ps->ev_end] = ps->pair[hi - 1u];
+#if MBP_PAIR_USER
+        ps->user[ps->ev_end] = ps->user[hi - 1u];
+#endif
+        at = top - 1u;
+    } else {
         s->lost_events++;
         return;
     }
-    const uint32_t at = (uint32_t)MBP__PAIR_ROOM - 1u - n;
-    const uint32_t lo = key >> 16, hi = key & 0xFFFFu;
-    ps->pair[at].a = (uint16_t)(begun ? lo : hi);
-    ps->pair[at].b = (uint16_t)(begun ? hi : lo);
+    ps->pair[at].a = (uint16_t)(key >> 16);
+    ps->pair[at].b = (uint16_t)(key & 0xFFFFu);
+#if MBP_PAIR_USER
+    ps->user[at] = user; /* read for ended pairs only (mbp_ended_users()) */
+#else
+    (void)user;
+#endif
+#else
+    (void)key;
+    (void)user;
+#endif /* MBP_WITH_EVENTS */
     if (begun) {
         s->begun++;
     } else {
         s->ended++;
     }
-#if MBP_PAIR_USER
-    ps->user[at] = user;
-#else
-    (void)user;
-#endif
-#endif /* MBP_WITH_EVENTS */
 }
 
 #if MBP_WITH_EVENTS
-/* After the frame's pass: the events, top entries of the pair set in the order found, become
- * the two lists mbp_begun() and mbp_ended() return: begun ones below, ended ones above, each
- * ascending. O(e log e) for e events. */
-static void order_events(mbp_world *w)
+/* After the frame's pass: each list ascending. O(e log e) for e events. */
+static void sort_events(mbp_world *w)
 {
     mbp_pairset *ps = &w->pairs;
-    const uint32_t nb = w->stats.begun, n = nb + w->stats.ended;
-    mbp_pair *ev = &ps->pair[(uint32_t)MBP__PAIR_ROOM - n];
+    mbp__sort_events(&ps->pair[(uint32_t)MBP__PAIR_ROOM - w->stats.begun], w->stats.begun);
 #if MBP_PAIR_USER
-    uint32_t *eu = &ps->user[(uint32_t)MBP__PAIR_ROOM - n];
-#endif
-    /* Begun ones (a < b) to the front, ended ones (a > b) behind them, then back to a < b. */
-    uint32_t i = 0u, j = n;
-    while (i < j) {
-        if (ev[i].a < ev[i].b) {
-            i++;
-        } else {
-            j--;
-            mbp_pair t = ev[i];
-            ev[i] = ev[j];
-            ev[j].a = t.b;
-            ev[j].b = t.a;
-#if MBP_PAIR_USER
-            uint32_t tu = eu[i];
-            eu[i] = eu[j];
-            eu[j] = tu;
-#endif
-        }
-    }
-    mbp__sort_events(ev, nb);
-#if MBP_PAIR_USER
-    mbp__sort_pairs_user(&ev[nb], NULL, &eu[nb], n - nb);
+    mbp__sort_pairs_user(&ps->pair[ps->ev_end], NULL, &ps->user[ps->ev_end], w->stats.ended);
 #else
-    mbp__sort_events(&ev[nb], n - nb);
+    mbp__sort_events(&ps->pair[ps->ev_end], w->stats.ended);
 #endif
 }
 #endif
@@ -358,6 +342,7 @@ mbp_status mbp_update(mbp_world *w)
     w->stats.tests += out.tests;
     uint32_t lost = ps->lost;
     ps->lost = 0u;
+    ps->ev_end = ps->count; /* the ended events go above the pairs stored now (push_event()) */
     w->stats.begun = w->stats.ended = w->stats.lost_events = 0u;
     w->stats.lost_pairs = lost;
 
@@ -399,7 +384,9 @@ mbp_status mbp_update(mbp_world *w)
     }
     w->stats.pairs = hits;
 #if MBP_WITH_EVENTS
-    order_events(w);
+    if (w->stats.begun + w->stats.ended != 0u) {
+        sort_events(w);
+    }
 #endif
 
     /* The frame is done: moved bodies are clean, removed slots become free. */

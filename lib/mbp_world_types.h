@@ -22,9 +22,9 @@ typedef uint32_t mbp_pidx;
  * it first moves the overlapping pairs to the front when candidates that do not overlap are
  * mixed in (split == 0). */
 typedef struct mbp_pairset {
-    /* pair[0..count) the stored pairs; the last update's events fill the top entries, begun
-     * ones then ended ones (MBP__PAIR_ROOM entries: the pairs' capacity and the room reserved
-     * for events, MBP_MAX_EVENTS). */
+    /* pair[0..count) the stored pairs; above them the last update's events: the ended ones
+     * from ev_end up, the begun ones in the top entries (MBP__PAIR_ROOM entries: the pairs'
+     * capacity and the room reserved for events, MBP_MAX_EVENTS). */
     mbp_pair pair[MBP__PAIR_ROOM];
     uint8_t flag[MBP_MAX_PAIRS];
 #if MBP_PAIR_USER
@@ -36,6 +36,7 @@ typedef struct mbp_pairset {
     uint32_t count;                    /* entries in key[] */
     uint32_t hits;                     /* entries reported as overlapping */
     uint32_t lost;                     /* inserts refused this frame */
+    uint32_t ev_end;                   /* the first entry of the last update's ended events */
     uint8_t split;                     /* the hits are pair[0..hits): the rest are not hits */
     /* This update's record of what the backend reported (mbp_bp.h's pair sink). */
     uint8_t full_frame; /* this update reports every pair anew */

@@ -345,6 +345,77 @@ TEST(events_lost_in_a_frame_of_moved_candidates_leave_the_pair_count_exact)
 #endif
 }
 
+/* The begun events fill the free entries from the top down; when they reach the ended block
+ * while pairs have left the set below it, the block's top event moves down, so that those
+ * entries serve too. A group of g bodies on one spot whose k pairs SAP keeps as candidates, all
+ * filtered out, and a pair x-y that overlaps; in the next update the group and x are removed
+ * (k pairs leave the set with no event, x-y ends) while a pile of nb new bodies begins b pairs:
+ * more than the entries above the pairs the backend left, not more than those and the entries
+ * the group frees. Runs where MBP_MAX_EVENTS reserves little (2d_float, 3d_fixed, cov_small). */
+TEST(begun_events_also_take_the_entries_of_pairs_that_left_in_the_same_update)
+{
+#if MBP_WITH_SAP && MBP_WITH_EVENTS
+    const uint32_t room = (uint32_t)MBP__PAIR_ROOM;
+    uint32_t nb = 2u;
+    while ((nb + 1u) * nb + 1u <= room) {
+        nb++; /* the largest pile whose pairs, and the end of x-y, fit twice in the room */
+    }
+    const uint32_t b = nb * (nb - 1u) / 2u;
+    uint32_t g = 2u;
+    while (g * (g - 1u) / 2u + 1u + 2u * b <= room) {
+        g++; /* the smallest group that leaves too little room above for the pile's events */
+    }
+    const uint32_t k = g * (g - 1u) / 2u;
+    if (g + nb + 2u > MBP_MAX_BODIES || k + 1u + b > (uint32_t)MBP_MAX_PAIRS) {
+        return; /* the room reserved for events is too large for such a frame */
+    }
+    mbp_body grp[MBP_MAX_BODIES], x, y, h;
+    cw_init(&test_w, MBP_SAP, 0u);
+    for (uint32_t i = 0; i < g; i++) {
+        mbp_aabb box = box2(0, 0, 2, 2);
+        CHECK_ST(mbp_add_box(&test_w, &box, i, &grp[i]), MBP_OK);
+        CHECK_ST(mbp_set_filter(&test_w, grp[i], 0x0002u, 0x0001u), MBP_OK);
+    }
+    mbp_aabb bx = box2(20, 0, 22, 2), by = box2(21, 0, 23, 2);
+    CHECK_ST(mbp_add_box(&test_w, &bx, 0u, &x), MBP_OK);
+    CHECK_ST(mbp_add_box(&test_w, &by, 0u, &y), MBP_OK);
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+    CHECK_EQ(mbp_pair_count(&test_w), 1);
+    CHECK_EQ(test_w.pairs.count, k + 1u); /* the group's kept as candidates: filtered later */
+#if MBP_PAIR_USER
+    uint32_t nu;
+    mbp_pair_users(&test_w, &nu)[0] = 77u; /* x-y's slot, handed back when it ends */
+#endif
+    for (uint32_t i = 0; i < g; i++) {
+        CHECK_ST(mbp_remove(&test_w, grp[i]), MBP_OK);
+    }
+    CHECK_ST(mbp_remove(&test_w, x), MBP_OK);
+    for (uint32_t i = 0; i < nb; i++) {
+        mbp_aabb box = box2(10, 10, 12, 12);
+        CHECK_ST(mbp_add_box(&test_w, &box, i, &h), MBP_OK);
+    }
+    CHECK(b > room - (k + 1u + b)); /* more than the entries above the pairs the backend left */
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+    const mbp_stats *st = mbp_get_stats(&test_w);
+    CHECK_EQ(st->begun, b);
+    CHECK_EQ(st->ended, 1);
+    CHECK_EQ(st->lost_events, 0);
+    CHECK_EQ(mbp_pair_count(&test_w), b);
+    uint32_t n;
+    const mbp_pair *e = test_begun(&test_w, &n);
+    CHECK_EQ(n, b);
+    for (uint32_t j = 1; e != NULL && j < n; j++) {
+        CHECK(test_pair_key(e[j - 1u]) < test_pair_key(e[j]));
+    }
+    e = test_ended(&test_w, &n);
+    CHECK_EQ(n, 1);
+    CHECK(e == NULL || (e[0].a == mbp_index(x) && e[0].b == mbp_index(y)));
+#if MBP_PAIR_USER
+    CHECK_EQ(mbp_ended_users(&test_w, &nu)[0], 77u);
+#endif
+#endif
+}
+
 TEST(a_pair_set_that_overflowed_empties_exactly_when_the_bodies_part)
 {
     /* The smallest cluster with more pairs than the set holds. */

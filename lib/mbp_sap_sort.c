@@ -46,6 +46,24 @@ HOT void axis_of(mbp_sap_state *s, int k, axis *x)
 #endif
 }
 
+/* Endpoint e, moving down (or up when up) on axis x, passes f, of the other kind: when their
+ * bodies overlap on the other axes (positions only), the pair begins (a min passing a max down,
+ * or a max passing a min upwards) or ends (the other two). e's positions are loaded here: most
+ * slides pass no endpoint of the other kind, and the loops have no registers to spare for them. */
+HOT void cross(const axis *x, mbp__sink *out, uint32_t *tests, uint32_t e, uint32_t f, bool up)
+{
+    uint32_t lo[MBP_DIM - 1], hi[MBP_DIM - 1];
+    mbp__sap_span(x->other, e, lo, hi);
+    (*tests)++;
+    if (mbp__sap_meets(x->other, lo, hi, f)) {
+        if (((e & 1u) != 0u) == up) {
+            mbp__sink_begin(out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
+        } else {
+            mbp__sink_end(out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
+        }
+    }
+}
+
 /* Endpoint e, at position p of axis x, takes the value v and moves into place, down (or up when
  * up), past the endpoints that sort after (before) it; returns its new position. A min and a max
  * swapping change the overlap of their bodies on this axis: when the bodies overlap on the others
@@ -54,7 +72,6 @@ HOT void axis_of(mbp_sap_state *s, int k, axis *x)
 HOT uint32_t slide_to(const axis *x, mbp__sink *out, uint32_t *tests, uint32_t p, uint32_t e,
                       mbp_sap_val v, bool up)
 {
-    bool begins = ((e & 1u) != 0u) == up;
     for (;;) {
         uint32_t q = up ? p + 1u : p - 1u;
         mbp_sap_val w = x->val[q];
@@ -66,17 +83,7 @@ HOT uint32_t slide_to(const axis *x, mbp__sink *out, uint32_t *tests, uint32_t p
         x->id[p] = (mbp_sap_idx)f;
         x->pos[f] = (mbp_sap_idx)p;
         if (((f ^ e) & 1u) != 0u) {
-            /* e's positions on the other axes, loaded here: most slides pass no endpoint of
-             * the other kind, and the loop has no registers to spare for them. */
-            uint32_t lo[MBP_DIM - 1], hi[MBP_DIM - 1];
-            mbp__sap_span(x->other, e, lo, hi);
-            (*tests)++;
-            bool in = mbp__sap_meets(x->other, lo, hi, f);
-            if (in && begins) {
-                mbp__sink_begin(out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
-            } else if (in) {
-                mbp__sink_end(out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
-            }
+            cross(x, out, tests, e, f, up);
         }
         p = q;
     }
@@ -268,29 +275,31 @@ MBP__LOOP uint32_t write_all(const mbp__bodies *v, mbp_sap_state *s)
 /* Batch mode, when many bodies moved: their new values are already written in place; one
  * insertion sort pass over the axis moves each endpoint that is out of order down into place,
  * with the same swaps and events as slide_to(). An endpoint already in order costs a load and a
- * compare. Returns false when the swaps exceed the budget (the caller rebuilds). */
-HOT bool sort_axis_in(run *r, int k, uint32_t budget)
+ * compare. Returns false when the swaps exceed the budget (the caller rebuilds). One loop for
+ * every axis, out of line, given the axis's arrays: it keeps them in registers (gcc, given the
+ * state, addresses each array from it and spills what that crowds out). */
+MBP__LOOP bool sort_pass(run *r, const axis *ax, uint32_t budget)
 {
-    axis x;
-    axis_of(r->s, k, &x);
+    const axis x = *ax;
     mbp__sink *out = r->out;
     uint32_t end = r->s->n + 1u; /* the upper sentinel */
-    uint32_t swaps = r->swaps, tests = r->tests, p = 0u; /* the lower sentinel */
+    uint32_t tests = r->tests, p = 1u;
+    uint32_t left = budget - r->swaps; /* swaps left in the budget (r->swaps <= budget here) */
     bool ok = true;
     x.val[end] = V_LEFT; /* for this pass, the sentinel stops the scan for the next endpoint */
+    mbp_sap_val w = x.val[0]; /* the sorted prefix's largest, at p - 1 */
     for (;;) {
         /* The scan for the next endpoint out of order, two at a time (w and v take turns as the
          * larger value: no copy between them). Ends with v at p and w at p - 1. */
-        mbp_sap_val w = x.val[p], v;
+        mbp_sap_val v;
         for (;;) {
-            v = x.val[p + 1u];
+            v = x.val[p];
             if (!(v > w)) {
-                p++;
                 break;
             }
-            w = x.val[p + 2u];
+            w = x.val[p + 1u];
             if (!(w > v)) {
-                p += 2u;
+                p++;
                 mbp_sap_val t = v;
                 v = w;
                 w = t;
@@ -302,47 +311,40 @@ HOT bool sort_axis_in(run *r, int k, uint32_t budget)
             break;
         }
         uint32_t e = x.id[p];
-        if (v == w && (x.id[p - 1u] & 1u) <= (e & 1u)) {
-            continue; /* a tie in order */
+        if (!mbp__sap_before(v, e, w, x.id[p - 1u])) {
+            w = v; /* a tie in order */
+            p++;
+            continue;
         }
-        /* Out of order: the sorted prefix's largest ends at p. */
-        swaps += p - slide_to(&x, out, &tests, p, e, v, false);
-        if (swaps > budget) {
+        /* Out of order: e passes f, the endpoint at p - 1, at once (the endpoint at p is then w
+         * again, the prefix's largest), then slides on. */
+        uint32_t f = x.id[p - 1u];
+        x.val[p] = w;
+        x.id[p] = (mbp_sap_idx)f;
+        x.pos[f] = (mbp_sap_idx)p;
+        if (((f ^ e) & 1u) != 0u) {
+            cross(&x, out, &tests, e, f, false);
+        }
+        uint32_t n = p - slide_to(&x, out, &tests, p - 1u, e, v, false);
+        if (n > left) {
+            left -= n; /* swaps > budget: wraps, and swaps comes out right below */
             ok = false;
             break;
         }
+        left -= n;
+        p++;
     }
     x.val[end] = V_RIGHT;
-    r->swaps = swaps;
+    r->swaps = budget - left;
     r->tests = tests;
     return ok;
 }
 
-/* The pass of sort_axis_in() on each axis, out of line (the loop keeps its variables in
- * registers) with the axis's arrays at fixed places. */
-MBP__LOOP bool sort_axis0(run *r, uint32_t budget)
-{
-    return sort_axis_in(r, 0, budget);
-}
-MBP__LOOP bool sort_axis1(run *r, uint32_t budget)
-{
-    return sort_axis_in(r, 1, budget);
-}
-#if MBP_DIM == 3
-MBP__LOOP bool sort_axis2(run *r, uint32_t budget)
-{
-    return sort_axis_in(r, 2, budget);
-}
-#endif
-
 HOT bool sort_axis(run *r, int k, uint32_t budget)
 {
-#if MBP_DIM == 3
-    if (k == 2) {
-        return sort_axis2(r, budget);
-    }
-#endif
-    return k == 0 ? sort_axis0(r, budget) : sort_axis1(r, budget);
+    axis x;
+    axis_of(r->s, k, &x);
+    return sort_pass(r, &x, budget);
 }
 
 /* Few moved: each moved body into place on its own (O(moved + swaps)), or by a jump. Returns

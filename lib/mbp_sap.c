@@ -293,7 +293,15 @@ void mbp__sap_remove(mbp_sap_state *s, uint16_t i, const mbp_aabb *last)
 
 mbp_status mbp__sap_update(mbp_sap_state *s, const mbp__bodies *v, mbp__sink *out)
 {
-    mbp__sap_run r = {v, out, s, 0u, 0u, 0u};
+    /* Field by field: an initializer would zero r.ax too (a memset each update); it is set by
+     * mbp__sap_sort_moved(), the one that reads it. */
+    mbp__sap_run r;
+    r.v = v;
+    r.out = out;
+    r.s = s;
+    r.swaps = 0u;
+    r.tests = 0u;
+    r.jumps = 0u;
     if (s->removed != 0u) {
         compact(v, s);
     }

@@ -84,6 +84,14 @@ MBP__HOT mbp_sap_val mbp__sap_value(const mbp__bodies *v, const mbp_sap_state *s
     return (e & 1u) ? HI(s, k, b->max[k]) : LO(s, k, b->min[k]);
 }
 
+/* Axis k's arrays, and the positions of the other axes (mbp_sap_sort.c). */
+typedef struct {
+    mbp_sap_val *val;
+    mbp_sap_idx *id;
+    mbp_sap_idx *pos;
+    const mbp_sap_idx *other[MBP_DIM - 1];
+} mbp__sap_axis;
+
 /* One update of the SAP: what it reads, where it reports, and its counts. */
 typedef struct {
     const mbp__bodies *v; /* the bodies: their boxes, flags and the moved ones */
@@ -92,6 +100,9 @@ typedef struct {
     uint32_t swaps;
     uint32_t tests;
     uint32_t jumps;
+    /* Each axis's arrays, set by mbp__sap_sort_moved(): its sorts load them from here, at
+     * fixed places, instead of computing them from s (large offsets: two instructions each). */
+    mbp__sap_axis ax[MBP_DIM];
 } mbp__sap_run;
 
 /* The position arrays of every axis but 0, in order. */

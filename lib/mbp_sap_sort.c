@@ -28,12 +28,7 @@ typedef mbp__sap_run run; /* one update (mbp_sap_run.h) */
 
 /* Axis k's arrays, and the positions of the other axes, loaded once by a sort loop (in
  * registers there: the pair sink's calls could otherwise make it reload them from the state). */
-typedef struct {
-    mbp_sap_val *val;
-    mbp_sap_idx *id;
-    mbp_sap_idx *pos;
-    const mbp_sap_idx *other[MBP_DIM - 1];
-} axis;
+typedef mbp__sap_axis axis;
 
 HOT void axis_of(mbp_sap_state *s, int k, axis *x)
 {
@@ -49,17 +44,21 @@ HOT void axis_of(mbp_sap_state *s, int k, axis *x)
 /* Endpoint e, moving down (or up when up) on axis x, passes f, of the other kind: when their
  * bodies overlap on the other axes (positions only), the pair begins (a min passing a max down,
  * or a max passing a min upwards) or ends (the other two). e's positions are loaded here: most
- * slides pass no endpoint of the other kind, and the loops have no registers to spare for them. */
-HOT void cross(const axis *x, mbp__sink *out, uint32_t *tests, uint32_t e, uint32_t f, bool up)
+ * slides pass no endpoint of the other kind, and the loops have no registers to spare for them.
+ * out is read at a pair only (a slide of a moved body keeps no register for it). */
+HOT void cross(const axis *x, mbp__sink *const *out, uint32_t *tests, uint32_t e, uint32_t f,
+               bool up)
 {
     uint32_t lo[MBP_DIM - 1], hi[MBP_DIM - 1];
     mbp__sap_span(x->other, e, lo, hi);
     (*tests)++;
     if (mbp__sap_meets(x->other, lo, hi, f)) {
-        if (((e & 1u) != 0u) == up) {
-            mbp__sink_begin(out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
+        /* e a max going up (f a min), or a min going down: told by f, which the loops have in
+         * a register (gcc would keep e's kind apart, in a register or a spill). */
+        if (((f & 1u) == 0u) == up) {
+            mbp__sink_begin(*out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
         } else {
-            mbp__sink_end(out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
+            mbp__sink_end(*out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
         }
     }
 }
@@ -83,7 +82,7 @@ HOT uint32_t slide_to(const axis *x, mbp__sink *out, uint32_t *tests, uint32_t p
         x->id[p] = (mbp_sap_idx)f;
         x->pos[f] = (mbp_sap_idx)p;
         if (((f ^ e) & 1u) != 0u) {
-            cross(x, out, tests, e, f, up);
+            cross(x, &out, tests, e, f, up);
         }
         p = q;
     }
@@ -93,12 +92,56 @@ HOT uint32_t slide_to(const axis *x, mbp__sink *out, uint32_t *tests, uint32_t p
     return p;
 }
 
-/* slide_to() for one endpoint of a moved body, with the run's counts. */
+/* slide_to() for a moved body's endpoint, by pointer: the last stores reuse the loop's (no base
+ * register kept for them), and going down vp stays one below p (a load that steps its pointer,
+ * and a store at an offset: no copy of the pointer). The run's counts are loaded where used:
+ * the loop then keeps only r in a register. (The batch pass keeps slide_to(): its slides
+ * start from positions it has in registers, this one's set-up would cost it more.) */
+HOT uint32_t slide_moved(const axis *x, run *r, uint32_t p, uint32_t e, mbp_sap_val v, bool up)
+{
+    mbp_sap_val *vp = up ? &x->val[p] : &x->val[p - 1u];
+    mbp_sap_idx *ip = &x->id[p];
+    for (;;) {
+        mbp_sap_val w = up ? vp[1] : vp[0];
+        uint32_t f = up ? ip[1] : ip[-1];
+        if (!(up ? mbp__sap_before(w, f, v, e) : mbp__sap_before(v, e, w, f))) {
+            break;
+        }
+        if (up) {
+            vp[0] = w;
+        } else {
+            vp[1] = w;
+        }
+        *ip = (mbp_sap_idx)f;
+        x->pos[f] = (mbp_sap_idx)p;
+        if (((f ^ e) & 1u) != 0u) {
+            cross(x, &r->out, &r->tests, e, f, up);
+        }
+        if (up) {
+            vp++;
+            ip++;
+            p++;
+        } else {
+            vp--;
+            ip--;
+            p--;
+        }
+    }
+    if (up) {
+        vp[0] = v;
+    } else {
+        vp[1] = v;
+    }
+    *ip = (mbp_sap_idx)e;
+    x->pos[e] = (mbp_sap_idx)p;
+    return p;
+}
+
+/* slide_moved() for one endpoint of a moved body, with the run's swaps. */
 HOT void sift_in(run *r, int k, uint32_t p, uint32_t e, mbp_sap_val v, bool up)
 {
-    axis x;
-    axis_of(r->s, k, &x);
-    uint32_t q = slide_to(&x, r->out, &r->tests, p, e, v, up);
+    axis x = r->ax[k];
+    uint32_t q = slide_moved(&x, r, p, e, v, up);
     r->swaps += up ? q - p : p - q;
 }
 
@@ -164,15 +207,25 @@ HOT void set_endpoint(run *r, mbp_sap_state *s, int k, uint32_t p, uint32_t e, m
 {
     mbp_sap_val *val = s->val[k];
     const mbp_sap_idx *id = s->id[k];
+    /* A tie is !(a < b) after a > b, not a == b (the same for stored values, never NaN): the
+     * float compare is made once, and the id is loaded only on a tie. */
     if (v < old) {
         mbp_sap_val pv = val[p - 1u];
-        if (pv > v || (pv == v && (id[p - 1u] & 1u) > (e & 1u))) {
+        if (pv > v) {
+            sift(r, k, p, e, v, true);
+            return;
+        }
+        if (!(pv < v) && (id[p - 1u] & 1u) > (e & 1u)) {
             sift(r, k, p, e, v, true);
             return;
         }
     } else if (old < v) {
         mbp_sap_val nv = val[p + 1u];
-        if (nv < v || (nv == v && (id[p + 1u] & 1u) < (e & 1u))) {
+        if (nv < v) {
+            sift(r, k, p, e, v, false);
+            return;
+        }
+        if (!(nv > v) && (id[p + 1u] & 1u) < (e & 1u)) {
             sift(r, k, p, e, v, false);
             return;
         }
@@ -233,6 +286,17 @@ HOT void box_values(mbp_sap_state *s, uint32_t i, mbp_sap_val *lo, mbp_sap_val *
         hi[k] = HI(s, k, b->max[k]);
     }
     mbp__sap_cover(s, i, (mbp_sap_val)(hi[0] - lo[0]));
+}
+
+/* Body i jumps to the values of its box b (covered already). */
+static void jump_box(run *r, uint32_t i, const mbp_aabb *b)
+{
+    mbp_sap_val lo[MBP_DIM], hi[MBP_DIM];
+    for (int k = 0; k < MBP_DIM; k++) {
+        lo[k] = LO(r->s, k, b->min[k]);
+        hi[k] = HI(r->s, k, b->max[k]);
+    }
+    mbp__sap_jump(r, i, lo, hi);
 }
 
 /* Batch mode: body i's new values written in place on every axis, not yet sorted; unless hold
@@ -323,7 +387,7 @@ MBP__LOOP bool sort_pass(run *r, const axis *ax, uint32_t budget)
         x.id[p] = (mbp_sap_idx)f;
         x.pos[f] = (mbp_sap_idx)p;
         if (((f ^ e) & 1u) != 0u) {
-            cross(&x, out, &tests, e, f, false);
+            cross(&x, &out, &tests, e, f, false);
         }
         uint32_t n = p - slide_to(&x, out, &tests, p - 1u, e, v, false);
         if (n > left) {
@@ -353,22 +417,29 @@ bool mbp__sap_sort_moved(run *r, uint32_t budget)
 {
     const mbp__bodies *v = r->v;
     mbp_sap_state *s = r->s;
-    for (uint32_t d = 0u; d < v->moved_count; d++) {
-        uint16_t i = v->moved[d];
+    for (int k = 0; k < MBP_DIM; k++) {
+        axis_of(s, k, &r->ax[k]);
+    }
+    const uint16_t *end = &v->moved[v->moved_count];
+    for (const uint16_t *m = v->moved; m != end; m++) {
+        uint16_t i = *m;
         if (!mbp__in(v, i)) {
             continue;
         }
-        mbp_sap_val lo[MBP_DIM], hi[MBP_DIM];
-        box_values(s, i, lo, hi, &v->box[i]);
+        /* The box read axis by axis where used, not into arrays: those would live in memory
+         * (the jump takes them by address), a store and a load each on every move. */
+        const mbp_aabb *b = &v->box[i];
+        mbp_sap_val lo = LO(s, 0, b->min[0]), hi = HI(s, 0, b->max[0]);
+        mbp__sap_cover(s, i, (mbp_sap_val)(hi - lo));
         uint32_t a = s->pos[0][2u * i];
         mbp_sap_val oa = s->val[0][a];
-        if (far(oa, lo[0], hi[0]) && jumps(s, a, lo[0])) {
-            mbp__sap_jump(r, i, lo, hi);
+        if (far(oa, lo, hi) && jumps(s, a, lo)) {
+            jump_box(r, i, b);
         } else {
-            update_axis(r, s, 0, i, a, oa, lo[0], hi[0]);
+            update_axis(r, s, 0, i, a, oa, lo, hi);
             for (int k = 1; k < MBP_DIM; k++) {
                 a = s->pos[k][2u * i];
-                update_axis(r, s, k, i, a, s->val[k][a], lo[k], hi[k]);
+                update_axis(r, s, k, i, a, s->val[k][a], LO(s, k, b->min[k]), HI(s, k, b->max[k]));
             }
         }
         if (r->swaps > budget) {

@@ -127,10 +127,15 @@ typedef struct mbp__bodies {
     uint16_t live;          /* live bodies */
 } mbp__bodies;
 
-/* True when body i takes part in this update's pairs (live and not removed). */
+/* True when body i takes part in this update's pairs (live and not removed), told by its flags
+ * (a loop may keep the flags' base in a register) or by the bodies. */
+MBP__HOT bool mbp__in_flags(const uint8_t *flags, uint16_t i)
+{
+    return (flags[i] & (MBP__LIVE | MBP__DYING)) == MBP__LIVE;
+}
 MBP__HOT bool mbp__in(const mbp__bodies *v, uint16_t i)
 {
-    return (v->flags[i] & (MBP__LIVE | MBP__DYING)) == MBP__LIVE;
+    return mbp__in_flags(v->flags, i);
 }
 
 /* Visitor for backend queries. */

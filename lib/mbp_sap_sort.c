@@ -268,8 +268,9 @@ HOT bool far(mbp_sap_val old, mbp_sap_val lo, mbp_sap_val hi)
 
 /* True when body i's min, at position p of axis 0, taking the value lo, would pass at least
  * MBP_SAP_JUMP endpoints: every endpoint between it and the one MBP_SAP_JUMP places away lies
- * beyond lo. */
-static bool jumps(const mbp_sap_state *s, uint32_t p, mbp_sap_val lo)
+ * beyond lo. Inlined: write_all()'s loop then makes no call, and keeps its values in registers
+ * (r0-r3 and r12 too). */
+HOT bool jumps(const mbp_sap_state *s, uint32_t p, mbp_sap_val lo)
 {
     const mbp_sap_val *val = s->val[0];
     uint32_t down = p > MBP_SAP_JUMP ? p - MBP_SAP_JUMP : 0u;
@@ -299,39 +300,49 @@ static void jump_box(run *r, uint32_t i, const mbp_aabb *b)
     mbp__sap_jump(r, i, lo, hi);
 }
 
-/* Batch mode: body i's new values written in place on every axis, not yet sorted; unless hold
- * and it jumps (then nothing is written and it returns false). */
-static inline bool write_values(mbp_sap_state *s, const mbp_aabb *b, uint32_t i, bool hold)
-{
-    for (int k = 0; k < MBP_DIM; k++) {
-        mbp_sap_val lo = LO(s, k, b->min[k]);
-        mbp_sap_val hi = HI(s, k, b->max[k]);
-        uint32_t p = s->pos[k][2u * i];
-        if (k == 0) {
-            if (hold && far(s->val[0][p], lo, hi) && jumps(s, p, lo)) {
-                return false;
-            }
-            mbp__sap_cover(s, i, (mbp_sap_val)(hi - lo));
-        }
-        s->val[k][p] = lo;
-        s->val[k][s->pos[k][2u * i + 1u]] = hi;
-    }
-    return true;
-}
-
 /* Batch mode: every moved body's values written in place, except jumpers' (up to MBP_SAP_JUMPS
- * of them: s->jump holds both endpoint ids of each). Returns the jumpers held. */
+ * of them: s->jump holds both endpoint ids of each). Returns the jumpers held. Each axis's values
+ * have a base register, the axes written one by one: no loop over the axes, no array of bases
+ * (gcc would address each store from the state, or keep the bases on the stack). */
 MBP__LOOP uint32_t write_all(const mbp__bodies *v, mbp_sap_state *s)
 {
-    const mbp__bodies lv = *v; /* in registers: the stores below could otherwise reload v's */
+    const mbp_aabb *box = v->box; /* locals: the stores could otherwise make gcc reload v's */
+    const uint8_t *flags = v->flags;
+    const uint16_t *m = v->moved, *end = &v->moved[v->moved_count];
+    mbp_sap_val *val0 = s->val[0], *val1 = s->val[1];
+#if MBP_DIM == 3
+    mbp_sap_val *val2 = s->val[2];
+#endif
+    mbp_sap_val ext = s->ext; /* a local, for the same reason: only mbp__sap_cover() sets it */
     uint32_t held = 0u;
-    for (uint32_t d = 0u; d < lv.moved_count; d++) {
-        uint16_t i = lv.moved[d];
-        if (mbp__in(&lv, i) && !write_values(s, &lv.box[i], i, held < MBP_SAP_JUMPS)) {
+    for (; m != end; m++) {
+        uint16_t i = *m;
+        if (!mbp__in_flags(flags, i)) {
+            continue;
+        }
+        const mbp_aabb *b = &box[i];
+        mbp_sap_val lo = LO(s, 0, b->min[0]);
+        mbp_sap_val hi = HI(s, 0, b->max[0]);
+        uint32_t p = s->pos[0][2u * i];
+        /* far() first: it is rarely true, and only then is the room for a jumper checked */
+        if (far(val0[p], lo, hi) && held < MBP_SAP_JUMPS && jumps(s, p, lo)) {
             s->jump[2u * held] = (mbp_sap_idx)(2u * i);
             s->jump[2u * held + 1u] = (mbp_sap_idx)(2u * i + 1u);
             held++;
+            continue;
         }
+        if ((mbp_sap_val)(hi - lo) > ext) { /* mbp__sap_cover()'s first test */
+            mbp__sap_cover(s, i, (mbp_sap_val)(hi - lo));
+            ext = s->ext;
+        }
+        val0[p] = lo;
+        val0[s->pos[0][2u * i + 1u]] = hi;
+        val1[s->pos[1][2u * i]] = LO(s, 1, b->min[1]);
+        val1[s->pos[1][2u * i + 1u]] = HI(s, 1, b->max[1]);
+#if MBP_DIM == 3
+        val2[s->pos[2][2u * i]] = LO(s, 2, b->min[2]);
+        val2[s->pos[2][2u * i + 1u]] = HI(s, 2, b->max[2]);
+#endif
     }
     return held;
 }

@@ -155,8 +155,15 @@ MBP__HOT mbp_sap_val mbp__sap_extent(const mbp_sap_state *s, uint32_t e)
  * grows to cover it, unless i is the big body, or becomes it because it is larger than the big
  * body now (whose extent s->ext then covers). Queries below a min scan s->ext: one large body
  * among small ones (a heavy body through a crowd) is tested on its own instead of widening every
- * scan. A compare when d fits. */
-MBP__HOT void mbp__sap_cover(mbp_sap_state *s, uint32_t i, mbp_sap_val d)
+ * scan. A compare when d fits. Inlined when optimizing; in the coverage build (-O0) one copy a
+ * file, so that its branches are counted once for all its callers (each inlined copy sees only
+ * some: write_all() calls it only when d exceeds s->ext). */
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+static inline __attribute__((always_inline))
+#else
+static inline
+#endif
+void mbp__sap_cover(mbp_sap_state *s, uint32_t i, mbp_sap_val d)
 {
     if (d <= s->ext || s->big == i + 1u) {
         return;

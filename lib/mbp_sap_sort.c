@@ -63,26 +63,26 @@ HOT void cross(const axis *x, mbp__sink *const *out, uint32_t *tests, uint32_t e
     }
 }
 
-/* Endpoint e, at position p of axis x, takes the value v and moves into place, down (or up when
- * up), past the endpoints that sort after (before) it; returns its new position. A min and a max
- * swapping change the overlap of their bodies on this axis: when the bodies overlap on the others
- * (positions only, e's loaded at each such swap), the pair begins (a min passing a max down, or
- * a max passing a min upwards) or ends (the other two). The sentinels stop it. */
+/* Endpoint e, at position p of axis x, takes the value v and moves down into place, past the
+ * endpoints that sort after it (the batch pass's slides: slide_moved() sorts a moved body's
+ * endpoints either way); returns its new position. A min and a max swapping change the overlap
+ * of their bodies on this axis: cross() tells the pair when they overlap on the others. The lower
+ * sentinel stops it. */
 HOT uint32_t slide_to(const axis *x, mbp__sink *out, uint32_t *tests, uint32_t p, uint32_t e,
-                      mbp_sap_val v, bool up)
+                      mbp_sap_val v)
 {
     for (;;) {
-        uint32_t q = up ? p + 1u : p - 1u;
+        uint32_t q = p - 1u;
         mbp_sap_val w = x->val[q];
         uint32_t f = x->id[q];
-        if (!(up ? mbp__sap_before(w, f, v, e) : mbp__sap_before(v, e, w, f))) {
+        if (!mbp__sap_before(v, e, w, f)) {
             break;
         }
         x->val[p] = w;
         x->id[p] = (mbp_sap_idx)f;
         x->pos[f] = (mbp_sap_idx)p;
         if (((f ^ e) & 1u) != 0u) {
-            cross(x, &out, tests, e, f, up);
+            cross(x, &out, tests, e, f, false);
         }
         p = q;
     }
@@ -92,9 +92,9 @@ HOT uint32_t slide_to(const axis *x, mbp__sink *out, uint32_t *tests, uint32_t p
     return p;
 }
 
-/* slide_to() for a moved body's endpoint, by pointer: the last stores reuse the loop's (no base
- * register kept for them), and going down vp stays one below p (a load that steps its pointer,
- * and a store at an offset: no copy of the pointer). The run's counts are loaded where used:
+/* slide_to() for a moved body's endpoint, either way, by pointer: the last stores reuse the
+ * loop's (no base register kept for them), and going down vp stays one below p (a load that
+ * steps its pointer, and a store at an offset: no copy of the pointer). The run's counts are loaded where used:
  * the loop then keeps only r in a register. (The batch pass keeps slide_to(): its slides
  * start from positions it has in registers, this one's set-up would cost it more.) */
 HOT uint32_t slide_moved(const axis *x, run *r, uint32_t p, uint32_t e, mbp_sap_val v, bool up)
@@ -400,7 +400,7 @@ MBP__LOOP bool sort_pass(run *r, const axis *ax, uint32_t budget)
         if (((f ^ e) & 1u) != 0u) {
             cross(&x, &out, &tests, e, f, false);
         }
-        uint32_t n = p - slide_to(&x, out, &tests, p - 1u, e, v, false);
+        uint32_t n = p - slide_to(&x, out, &tests, p - 1u, e, v);
         if (n > left) {
             left -= n; /* swaps > budget: wraps, and swaps comes out right below */
             ok = false;

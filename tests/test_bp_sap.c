@@ -562,6 +562,54 @@ TEST(bp_sap_the_largest_body_is_tested_on_its_own_by_jumps_and_queries)
     CHECK(bp_query_ok(&g_bp, &q));
 }
 
+/* Body i moves to b, and bodies 10..13 to where they are, so that the update moves at least
+ * n/16 bodies and sorts in one pass per axis (write_all() keeps the extent bound, s->ext, apart);
+ * the update's pairs checked against brute force. */
+static void move_in_batch(uint32_t i, mbp_aabb b)
+{
+    move_to(i, b);
+    for (uint32_t k = 10u; k < 14u; k++) {
+        move_to(k, row_box(k));
+    }
+    CHECK_ST(bp_update(&g_bp), MBP_OK);
+    CHECK_EQ(g_sap.batch_last, 1);
+    CHECK(bp_pairs_ok(&g_bp, SAP_EXACT));
+}
+
+/* The same bookkeeping of the largest body as above, in updates that sort in one pass: a body
+ * grown over the row becomes the largest, grows on (it alone is not bounded by s->ext), a longer
+ * one takes its place (s->ext then covers the first), a shorter one that still exceeds s->ext
+ * raises it, and once the largest has shrunk, a long body takes its place without raising
+ * s->ext to the shrunk one's extent. */
+TEST(bp_sap_the_largest_body_is_kept_apart_in_updates_that_sort_in_one_pass)
+{
+    sap_start(32u, 23u);
+    row(ROW_N);
+    int32_t end = (int32_t)(3u * ROW_N);
+    mbp_sap_val ext0 = g_sap.ext;
+    move_in_batch(0u, box2(0, 0, end, 2));
+    CHECK_EQ(g_sap.big, 1);
+    CHECK(g_sap.ext == ext0);
+    move_in_batch(0u, box2(0, 0, end + 3, 2)); /* the largest grows: s->ext stays */
+    CHECK_EQ(g_sap.big, 1);
+    CHECK(g_sap.ext == ext0);
+    move_in_batch(1u, box2(-5, 0, end + 5, 2)); /* longer: the largest now, s->ext covers 0 */
+    CHECK_EQ(g_sap.big, 2);
+    mbp_sap_val ext1 = g_sap.ext;
+    CHECK(ext1 > ext0);
+    move_in_batch(3u, box2(-2, 0, end + 4, 2)); /* longer than body 0, shorter than body 1 */
+    CHECK_EQ(g_sap.big, 2);
+    CHECK(g_sap.ext > ext1);
+    mbp_sap_val ext2 = g_sap.ext;
+    move_in_batch(1u, row_box(1u)); /* the largest shrinks back into the row */
+    CHECK_EQ(g_sap.big, 2);
+    move_in_batch(5u, box2(-9, 0, end + 9, 2)); /* the longest: s->ext keeps body 3's bound */
+    CHECK_EQ(g_sap.big, 6);
+    CHECK(g_sap.ext == ext2);
+    mbp_aabb q = box2(end - 1, 0, end, 1);
+    CHECK(bp_query_ok(&g_bp, &q));
+}
+
 TEST(bp_sap_query_finds_a_long_body_reaching_in_from_below)
 {
     sap_start(32u, 12u);

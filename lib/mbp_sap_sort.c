@@ -93,10 +93,10 @@ HOT uint32_t slide_to(const axis *x, mbp__sink *out, uint32_t *tests, uint32_t p
 }
 
 /* slide_to() for a moved body's endpoint, either way, by pointer: the last stores reuse the
- * loop's (no base register kept for them), and going down vp stays one below p (a load that
- * steps its pointer, and a store at an offset: no copy of the pointer). The run's counts are loaded where used:
- * the loop then keeps only r in a register. (The batch pass keeps slide_to(): its slides
- * start from positions it has in registers, this one's set-up would cost it more.) */
+ * loop's (no base register kept), and going down vp stays one below p (a load that steps its
+ * pointer, a store at an offset). The run's counts are loaded where used: the loop keeps only r
+ * in a register. (The batch pass keeps slide_to(): its slides start from positions it has in
+ * registers, this one's set-up would cost it more.) */
 HOT uint32_t slide_moved(const axis *x, run *r, uint32_t p, uint32_t e, mbp_sap_val v, bool up)
 {
     mbp_sap_val *vp = up ? &x->val[p] : &x->val[p - 1u];

@@ -12,6 +12,16 @@
 
 #if MBP_WITH_SAP
 
+/* Always inlined when optimizing, like MBP__HOT. Not forced without optimization (the coverage
+ * build, -O0): there each file keeps one copy, so that a branch is counted once for all its
+ * callers, not once per inlined copy (callers that pass a constant, or test first, take only
+ * some of its branches). */
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+#define MBP__SAP_HOT static inline __attribute__((always_inline))
+#else
+#define MBP__SAP_HOT static inline
+#endif
+
 /* Sentinels below and above every value, and a placeholder for the endpoints of new bodies:
  * above every coordinate, below the upper sentinel. */
 #if MBP_SAP_QUANTIZED
@@ -155,15 +165,9 @@ MBP__HOT mbp_sap_val mbp__sap_extent(const mbp_sap_state *s, uint32_t e)
  * grows to cover it, unless i is the big body, or becomes it because it is larger than the big
  * body now (whose extent s->ext then covers). Queries below a min scan s->ext: one large body
  * among small ones (a heavy body through a crowd) is tested on its own instead of widening every
- * scan. A compare when d fits. Inlined when optimizing; in the coverage build (-O0) one copy a
- * file, so that its branches are counted once for all its callers (each inlined copy sees only
- * some: write_all() calls it only when d exceeds s->ext). */
-#if defined(__GNUC__) && defined(__OPTIMIZE__)
-static inline __attribute__((always_inline))
-#else
-static inline
-#endif
-void mbp__sap_cover(mbp_sap_state *s, uint32_t i, mbp_sap_val d)
+ * scan. A compare when d fits. MBP__SAP_HOT: each inlined copy sees only some of its branches
+ * (write_all() calls it only when d exceeds s->ext). */
+MBP__SAP_HOT void mbp__sap_cover(mbp_sap_state *s, uint32_t i, mbp_sap_val d)
 {
     if (d <= s->ext || s->big == i + 1u) {
         return;

@@ -15,14 +15,9 @@
 #if MBP_WITH_SAP
 
 /* The insertion sort's inner loops are inlined into each caller: on Cortex-M the call, with its
- * register saves and address set-up, costs as much as a swap. Not forced without optimization
- * (the coverage build, -O0): there each function keeps one copy, so that a branch is counted
- * once, not once per caller (several callers pass a constant axis). */
-#if defined(__GNUC__) && defined(__OPTIMIZE__)
-#define HOT static inline __attribute__((always_inline))
-#else
-#define HOT static inline
-#endif
+ * register saves and address set-up, costs as much as a swap (MBP__SAP_HOT: forced only when
+ * optimizing, so that the coverage build counts each branch once). */
+#define HOT MBP__SAP_HOT
 
 typedef mbp__sap_run run; /* one update (mbp_sap_run.h) */
 

@@ -69,13 +69,17 @@
 /* MBP__HOT: small functions on the per-body path (every move of every body) are inlined where
  * the compiler allows it: at -Os gcc would call them, and a call costs about what they do.
  * MBP__LOOP: a hot loop kept out of its only caller, so that the loop's variables get the
- * registers (inlined, gcc spills them). */
+ * registers (inlined, gcc spills them).
+ * MBP__COLD: the rare case of a hot loop, out of line and marked unlikely, so that gcc gives the
+ * loop's values the registers rather than what only the rare case needs. */
 #if defined(__GNUC__)
 #define MBP__HOT static inline __attribute__((always_inline))
 #define MBP__LOOP static __attribute__((noinline))
+#define MBP__COLD static __attribute__((noinline, cold))
 #else
 #define MBP__HOT static inline
 #define MBP__LOOP static
+#define MBP__COLD static
 #endif
 
 /* Body flags, one byte per body. Backends read only MBP__LIVE, MBP__DYING and MBP__DIRTY. */

@@ -15,3 +15,7 @@
 #define MBP_GRID_MAX_ENTRIES (8 * BENCH_N)
 /* The quadtree: 4 nodes a body, within the pool's limit (the replay holds 16384 bodies). */
 #define MBP_QUADTREE_NODES (4 * BENCH_N <= 65534 ? 4 * BENCH_N : 65534)
+/* Room for one frame's events besides the pairs: a dense scene's first frame begins all its pairs
+ * at once (about 4 a body, on top of the 4 a body stored), more than the free entries of the
+ * pair set. Without it that frame returns MBP_E_EVENTS_FULL and the bench drops the row. */
+#define MBP_MAX_EVENTS MBP_MAX_PAIRS

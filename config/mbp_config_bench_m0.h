@@ -9,3 +9,7 @@
 #define MBP_FIXED_FRAC_BITS 16
 #define MBP_MAX_BODIES BENCH_N
 #define MBP_MAX_PAIRS (8 * BENCH_N)
+/* Room for one frame's events besides the pairs: a dense scene's first frame begins all its pairs
+ * at once (about 4 a body, on top of the 4 a body stored), more than the free entries of the
+ * pair set. Without it that frame returns MBP_E_EVENTS_FULL and the bench drops the row. */
+#define MBP_MAX_EVENTS MBP_MAX_PAIRS

@@ -39,6 +39,8 @@ platform_table() {
         if ($2 != "pyramid" && $2 != "drum" && $2 != "impact") ns[$3] = 1 # generated scenes only
         if ($8 != "1") bad = bad " " key
     }
+    # a row whose run failed (a status other than MBP_OK) has no figures: listed all the same
+    NR > 1 && $4 == plat && ($6 == "" || $col == "") && $8 == "0" { bad = bad " " $1 "," $2 "," $3 }
     END {
         nord = split("brute sweep sap grid hash hgrid tree quadtree", order, " ")
         nsc = split("sparse dense cluster teleport static calm mixed level smash", scenes, " ")
@@ -56,7 +58,7 @@ platform_table() {
             }
             printf "\n"
         }
-        if (bad != "") printf "\nNot matching brute force:%s\n", bad
+        if (bad != "") printf "\nNot matching brute force, or a frame failed:%s\n", bad
         if (nn == 0) printf "\nNo %s figures in the bench results: run the whole make bench.\n", name
     }' "$bench"
 }
@@ -69,6 +71,9 @@ recorded_table() {
     NR > 1 && $4 == plat && $6 != "" && ($2 == "pyramid" || $2 == "drum" || $2 == "impact") {
         key = $1 "," $2; mean[key] = $6 / $3; worst[key] = $10 / $3; be[$1] = 1; n[$2] = $3
         if ($8 != "1") bad = bad " " $1 "," $2
+    }
+    NR > 1 && $4 == plat && $6 == "" && $8 == "0" && ($2 == "pyramid" || $2 == "drum" || $2 == "impact") {
+        bad = bad " " $1 "," $2
     }
     END {
         nsc = split("pyramid drum impact", scenes, " ")
@@ -88,7 +93,7 @@ recorded_table() {
             }
             printf "\n"
         }
-        if (bad != "") printf "\nNot matching brute force:%s\n", bad
+        if (bad != "") printf "\nNot matching brute force, or a frame failed:%s\n", bad
     }' "$bench"
 }
 
@@ -178,6 +183,7 @@ guide_table() {
         if (!(($2) in lo) || $6 / $3 < lo[$2]) lo[$2] = $6 / $3
         if ($8 != "1") bad = bad " " $1 "," $2
     }
+    file == 1 && $4 == "mps2-an386" && $3 == n && $6 == "" && $8 == "0" { bad = bad " " $1 "," $2 }
     file == 2 && $2 == "cortex-m4" && $3 == "2d_float_" n { fl[$1] = $4; rb[$1] = $6; be[$1] = 1 }
     END {
         nord = split("brute sweep sap grid hash hgrid tree quadtree", order, " ")
@@ -197,7 +203,7 @@ guide_table() {
             }
             printf " %s | %s |\n", fl[b], rb[b]
         }
-        if (bad != "") printf "\nNot matching brute force:%s\n", bad
+        if (bad != "") printf "\nNot matching brute force, or a frame failed:%s\n", bad
         if (got == 0) printf "\nNo Cortex-M4 figures at %d bodies in the bench results: run the whole make bench.\n", n
     }' "$bench" "$size"
 }

@@ -26,7 +26,8 @@
 #                the hash buckets) + bodies * this + pairs * bytes_per_pair
 #   ram_bytes_bench  sizeof(mbp_world) with make bench's capacities for this CPU: SIZE_BENCH is
 #                "<pairs per body> <grid entries per body>" (0: the default), "8 8" unless set
-#                (config/mbp_config_bench.h; the microbit's config/mbp_config_bench_m0.h is "8 0")
+#                (config/mbp_config_bench.h; the microbit's config/mbp_config_bench_m0.h is "8 0"),
+#                and as many entries for events as for pairs (MBP_MAX_EVENTS, as both set it)
 set -eu
 cpu=$1 scalar=$2 out=$3 libsrc=$4 portsrc=$5 dim=${6:-2}
 caps=${SIZE_CAPS:-64 256}
@@ -97,7 +98,7 @@ one() { # name "with-flags" backend cap "on backends"
     # Again with no event lists, at both capacities.
     ramn=$(ram_of "$out/$tag-ramn.o" $defs -DMBP_WITH_EVENTS=0)
     ramn2=$(ram_of "$out/$tag-ramn2.o" $defs -DMBP_WITH_EVENTS=0 -DMBP_MAX_PAIRS=$((2 * pairs)))
-    local bench="-DMBP_MAX_PAIRS=$((bench_pairs * cap))"
+    local bench="-DMBP_MAX_PAIRS=$((bench_pairs * cap)) -DMBP_MAX_EVENTS=$((bench_pairs * cap))"
     [ "$bench_entries" -gt 0 ] && bench="$bench -DMBP_GRID_MAX_ENTRIES=$((bench_entries * cap))"
     ramb=$(ram_of "$out/$tag-ramb.o" $defs $bench)
     # Twice the bodies, the same pairs and hash buckets (the buckets step by 2x with the bodies:

@@ -273,17 +273,6 @@ HOT bool jumps(const mbp_sap_state *s, uint32_t p, mbp_sap_val lo)
     return lo < val[down] || val[up] < lo;
 }
 
-/* Body i's endpoint values on every axis (quantized when so built), covered by s->ext. */
-HOT void box_values(mbp_sap_state *s, uint32_t i, mbp_sap_val *lo, mbp_sap_val *hi,
-                       const mbp_aabb *b)
-{
-    for (int k = 0; k < MBP_DIM; k++) {
-        lo[k] = LO(s, k, b->min[k]);
-        hi[k] = HI(s, k, b->max[k]);
-    }
-    mbp__sap_cover(s, i, (mbp_sap_val)(hi[0] - lo[0]));
-}
-
 /* Body i jumps to the values of its box b (covered already). */
 static void jump_box(run *r, uint32_t i, const mbp_aabb *b)
 {
@@ -476,9 +465,9 @@ bool mbp__sap_sort_all(run *r, uint32_t budget)
     }
     for (uint32_t j = 0u; j < held && !full; j++) {
         uint32_t i = s->jump[2u * j] >> 1;
-        mbp_sap_val lo[MBP_DIM], hi[MBP_DIM];
-        box_values(s, i, lo, hi, &v->box[i]);
-        mbp__sap_jump(r, i, lo, hi);
+        const mbp_aabb *b = &v->box[i];
+        mbp__sap_cover(s, i, (mbp_sap_val)(HI(s, 0, b->max[0]) - LO(s, 0, b->min[0])));
+        jump_box(r, i, b);
         full = r->swaps > budget || r->out->ps->lost != 0u;
     }
     return full;

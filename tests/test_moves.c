@@ -108,35 +108,52 @@ TEST(move_boxes_stops_at_a_bad_box_with_its_status)
     }
 }
 
+/* Edge coordinates for the box checks, and how many ordered pairs of them (min, max) make a good
+ * axis: both within the range, min <= max. */
 #if MBP_SCALAR == MBP_FLOAT
-/* The float from its bits (IEEE 754 single). */
-static float from_bits(uint32_t u)
+static const uint32_t k_edge_bits[] = {
+    0x00000000u, 0x80000000u, /* +0, -0 */
+    0x00000001u, 0x80000001u, /* the smallest subnormals */
+    0x3F800000u, 0xBF800000u, /* 1, -1 */
+    0x5D800000u, 0xDD800000u, /* MBP_RANGE (2^60), -MBP_RANGE */
+    0x5D800001u, 0xDD800001u, /* just past the range */
+    0x5D7FFFFFu, 0xDD7FFFFFu, /* just within it */
+    0x7F800000u, 0xFF800000u, /* +inf, -inf */
+    0x7FC00000u, 0xFFC00000u, /* NaNs of either sign */
+    0x7F800001u, 0xFFFFFFFFu, /* a signalling NaN, the largest -NaN */
+};
+#define EDGE_COUNT (sizeof k_edge_bits / sizeof k_edge_bits[0])
+#define EDGE_GOOD_PAIRS 56u /* 10 values in range, -0 and +0 equal both ways */
+
+static mbp_scalar edge_value(uint32_t i)
 {
     union {
         uint32_t u;
         float f;
     } v;
-    v.u = u;
+    v.u = k_edge_bits[i];
     return v.f;
 }
+#else
+static const mbp_scalar k_edge[] = {
+    0, 1, -1, MBP_RANGE, -MBP_RANGE, MBP_RANGE - 1, -MBP_RANGE + 1, /* in range */
+    MBP_RANGE + 1, -MBP_RANGE - 1, INT32_MAX, INT32_MIN,              /* past it */
+};
+#define EDGE_COUNT (sizeof k_edge / sizeof k_edge[0])
+#define EDGE_GOOD_PAIRS 28u /* 7 distinct values in range */
 
-/* mbp_move_boxes() checks a box on its fast path by the coordinates' bits (lib/mbp_world.c,
- * quick_good()). Every pair of edge values on each axis, as min and max: the status must be
- * mbp_aabb_check()'s, and the box stored exactly when it is MBP_OK. */
-TEST(move_boxes_checks_edge_coordinates_as_aabb_check_does)
+static mbp_scalar edge_value(uint32_t i)
 {
-    static const uint32_t bits[] = {
-        0x00000000u, 0x80000000u, /* +0, -0 */
-        0x00000001u, 0x80000001u, /* the smallest subnormals */
-        0x3F800000u, 0xBF800000u, /* 1, -1 */
-        0x5D800000u, 0xDD800000u, /* MBP_RANGE (2^60), -MBP_RANGE */
-        0x5D800001u, 0xDD800001u, /* just past the range */
-        0x5D7FFFFFu, 0xDD7FFFFFu, /* just within it */
-        0x7F800000u, 0xFF800000u, /* +inf, -inf */
-        0x7FC00000u, 0xFFC00000u, /* NaNs of either sign */
-        0x7F800001u, 0xFFFFFFFFu, /* a signalling NaN, the largest -NaN */
-    };
-    const uint32_t nb = (uint32_t)(sizeof bits / sizeof bits[0]);
+    return k_edge[i];
+}
+#endif
+
+/* mbp_move_boxes() and mbp_move_box() check a box on their fast path with their own tests (in
+ * float by the coordinates' bits: lib/mbp_world.c, quick_good()). Every pair of edge values on
+ * each axis, as min and max: the status must be mbp_aabb_check()'s, and the box stored exactly
+ * when it is MBP_OK. */
+TEST(moves_check_edge_coordinates_as_aabb_check_does)
+{
     for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
         init(diff_backends[bi]);
         mbp_body h;
@@ -144,27 +161,27 @@ TEST(move_boxes_checks_edge_coordinates_as_aabb_check_does)
         CHECK_ST(mbp_add_box(&test_w, &b0, 0u, &h), MBP_OK);
         uint32_t moved = 0;
         for (int k = 0; k < MBP_DIM; k++) {
-            for (uint32_t i = 0; i < nb; i++) {
-                for (uint32_t j = 0; j < nb; j++) {
+            for (uint32_t i = 0; i < (uint32_t)EDGE_COUNT; i++) {
+                for (uint32_t j = 0; j < (uint32_t)EDGE_COUNT; j++) {
                     mbp_aabb to = b0;
-                    to.min[k] = from_bits(bits[i]);
-                    to.max[k] = from_bits(bits[j]);
+                    to.min[k] = edge_value(i);
+                    to.max[k] = edge_value(j);
                     mbp_status want = mbp_aabb_check(&to);
+                    const mbp_aabb *now = want == MBP_OK ? &to : &b0;
                     CHECK_ST(mbp_move_boxes(&test_w, 1u, &h, &to, NULL), want);
-                    CHECK(body_box_is(&test_w, h, want == MBP_OK ? &to : &b0));
-                    if (want == MBP_OK) {
-                        moved++;
-                        CHECK_ST(mbp_move_box(&test_w, h, &b0), MBP_OK); /* back */
-                    }
+                    CHECK(body_box_is(&test_w, h, now));
+                    CHECK_ST(mbp_move_box(&test_w, h, &b0), MBP_OK); /* back */
+                    CHECK_ST(mbp_move_box(&test_w, h, &to), want);
+                    CHECK(body_box_is(&test_w, h, now));
+                    CHECK_ST(mbp_move_box(&test_w, h, &b0), MBP_OK);
+                    moved += want == MBP_OK ? 1u : 0u;
                 }
             }
         }
-        /* 10 values in range: 56 pairs with min <= max (-0 and +0 equal, both ways) */
-        CHECK_EQ(moved, (uint32_t)MBP_DIM * 56u);
+        CHECK_EQ(moved, (uint32_t)MBP_DIM * EDGE_GOOD_PAIRS);
         CHECK_ST(mbp_update(&test_w), MBP_OK);
     }
 }
-#endif
 
 #if MBP_WITH_SPHERES
 TEST(move_boxes_turns_a_sphere_body_into_a_box_body)

@@ -5,6 +5,7 @@
  * A move costs O(1) plus the backend's move hook: the body is listed once for the next update
  * (mbp__mark_dirty(), mbp_internal.h).
  */
+#include <float.h>
 #include "mbp_internal.h"
 
 /* ---- handles ---- */
@@ -298,6 +299,12 @@ MBP__HOT bool quick_good(const mbp_aabb *b)
     return mbp__box_good(b);
 }
 #else
+/* The bits are those of an IEEE 754 single, as on every Cortex-M compiler. */
+#ifdef FLT_MANT_DIG /* (a checker without the compiler's <float.h> skips the test) */
+#if FLT_RADIX != 2 || FLT_MANT_DIG != 24 || FLT_MAX_EXP != 128
+#error "MBP_SCALAR MBP_FLOAT needs float to be IEEE 754 single: use MBP_FIXED on this compiler"
+#endif
+#endif
 MBP__HOT bool quick_axis(const mbp_aabb *b, int k)
 {
     /* min's bits unsigned, max's signed (two's complement) */

@@ -125,7 +125,7 @@ readme_tables() {
     echo
     echo "Flash and RAM (\`make size\`, -Os; flash = the library linked into a minimal program"
     echo "that uses that backend, RAM = sizeof(mbp_world), whose pair set holds the default 2 pairs"
-    echo "per body, and again with make bench's 8 pairs per body (and, on the M4, 8 grid entries);"
+    echo "per body, and again with make bench's 8 pairs and 8 event entries per body (and, on the M4, 8 grid entries);"
     echo "per body alone = what one more body costs with the pair capacity (and the hash buckets) kept,"
     echo "so that RAM is about a few hundred bytes (hash, hgrid: plus 2 bytes a hash bucket) + bodies ×"
     echo "per body alone + pairs × per pair;"
@@ -137,7 +137,7 @@ readme_tables() {
     echo "cell engine, lib/mbp_cells*.c, hence their flash figures within bytes of each other;"
     echo "docs/bench.md):"
     echo
-    echo "| backend | target | config | flash bytes | RAM bytes | RAM bytes per body | RAM bytes per body alone | RAM bytes per pair | RAM bytes, 8 pairs per body (make bench) |"
+    echo "| backend | target | config | flash bytes | RAM bytes | RAM bytes per body | RAM bytes per body alone | RAM bytes per pair | RAM bytes, 8 pairs and 8 events per body (make bench) |"
     echo "|---|---|---|---:|---:|---:|---:|---:|---:|"
     awk -F, 'NR > 1 { printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6, ($10 == "" ? "?" : $10), $7, $8 }' "$size"
 }

@@ -302,6 +302,7 @@ mbp_status mbp__sap_update(mbp_sap_state *s, const mbp__bodies *v, mbp__sink *ou
     r.swaps = 0u;
     r.tests = 0u;
     r.jumps = 0u;
+    r.keep = 0; /* written before it is read (mbp_sap_sort.c, cross()); set for the checkers */
     if (s->removed != 0u) {
         compact(v, s);
     }

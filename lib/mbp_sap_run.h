@@ -110,6 +110,7 @@ typedef struct {
     uint32_t swaps;
     uint32_t tests;
     uint32_t jumps;
+    mbp_sap_val keep; /* a sifted endpoint's value across the sink's calls (mbp_sap_sort.c) */
     /* Each axis's arrays, set by mbp__sap_sort_moved(): its sorts load them from here, at
      * fixed places, instead of computing them from s (large offsets: two instructions each). */
     mbp__sap_axis ax[MBP_DIM];

@@ -40,20 +40,30 @@ HOT void axis_of(mbp_sap_state *s, int k, axis *x)
  * bodies overlap on the other axes (positions only), the pair begins (a min passing a max down,
  * or a max passing a min upwards) or ends (the other two). e's positions are loaded here: most
  * slides pass no endpoint of the other kind, and the loops have no registers to spare for them.
- * out is read at a pair only (a slide of a moved body keeps no register for it). */
+ * out is read at a pair only (a slide of a moved body keeps no register for it). Given keep (a
+ * moved body's slide; NULL in the batch pass), e's value v is stored there before the sink's
+ * call and read back after it: v is then not live across the call, so the sift keeps it in the
+ * register it came in (s0 on an FPU), not in one the call must keep (a vpush, a vpop and a move
+ * on every sift, where pairs begin or end on few of them). */
 HOT void cross(const axis *x, mbp__sink *const *out, uint32_t *tests, uint32_t e, uint32_t f,
-               bool up)
+               bool up, mbp_sap_val *v, mbp_sap_val *keep)
 {
     uint32_t lo[MBP_DIM - 1], hi[MBP_DIM - 1];
     mbp__sap_span(x->other, e, lo, hi);
     (*tests)++;
     if (mbp__sap_meets(x->other, lo, hi, f)) {
+        if (keep != NULL) {
+            *keep = *v;
+        }
         /* e a max going up (f a min), or a min going down: told by f, which the loops have in
          * a register (gcc would keep e's kind apart, in a register or a spill). */
         if (((f & 1u) == 0u) == up) {
             mbp__sink_begin(*out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
         } else {
             mbp__sink_end(*out, (uint16_t)(e >> 1), (uint16_t)(f >> 1));
+        }
+        if (keep != NULL) {
+            *v = *keep;
         }
     }
 }
@@ -77,7 +87,7 @@ HOT uint32_t slide_to(const axis *x, mbp__sink *out, uint32_t *tests, uint32_t p
         x->id[p] = (mbp_sap_idx)f;
         x->pos[f] = (mbp_sap_idx)p;
         if (((f ^ e) & 1u) != 0u) {
-            cross(x, &out, tests, e, f, false);
+            cross(x, &out, tests, e, f, false, NULL, NULL);
         }
         p = q;
     }
@@ -110,7 +120,7 @@ HOT uint32_t slide_moved(const axis *x, run *r, uint32_t p, uint32_t e, mbp_sap_
         *ip = (mbp_sap_idx)f;
         x->pos[f] = (mbp_sap_idx)p;
         if (((f ^ e) & 1u) != 0u) {
-            cross(x, &r->out, &r->tests, e, f, up);
+            cross(x, &r->out, &r->tests, e, f, up, &v, &r->keep);
         }
         if (up) {
             vp++;
@@ -136,8 +146,12 @@ HOT uint32_t slide_moved(const axis *x, run *r, uint32_t p, uint32_t e, mbp_sap_
 HOT void sift_in(run *r, int k, uint32_t p, uint32_t e, mbp_sap_val v, bool up)
 {
     axis x = r->ax[k];
+    /* The swaps are base + q (up) at the end: base is kept instead of p, and the end adds one
+     * register to it (no reload of r->swaps, no subtraction). Nothing else changes r->swaps
+     * during a slide. Unsigned: the wrap of r->swaps - p undoes itself. */
+    uint32_t base = up ? r->swaps - p : r->swaps + p;
     uint32_t q = slide_moved(&x, r, p, e, v, up);
-    r->swaps += up ? q - p : p - q;
+    r->swaps = up ? base + q : base - q;
 }
 
 /* The sorts of one endpoint of a moved body, out of line (the loop keeps its variables in
@@ -382,7 +396,7 @@ MBP__LOOP bool sort_pass(run *r, const axis *ax, uint32_t budget)
         x.id[p] = (mbp_sap_idx)f;
         x.pos[f] = (mbp_sap_idx)p;
         if (((f ^ e) & 1u) != 0u) {
-            cross(&x, &out, &tests, e, f, false);
+            cross(&x, &out, &tests, e, f, false, NULL, NULL);
         }
         uint32_t n = p - slide_to(&x, out, &tests, p - 1u, e, v);
         if (n > left) {

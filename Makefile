@@ -42,8 +42,9 @@ build/test_list.inc: $(TEST_SRC)
 # The host suite of configuration $*: what it is built from, and its build,
 # $(call host_suite,<compiler and flags>,<name it prints before the config>,<test flags>).
 # mk/reliability.mk builds the sanitizer and long-run suites the same way.
+# tests/fuzz/ops.c and ops.h: test_regress.c includes them.
 HOST_SUITE_SRC = $(LIB_SRC) $(TEST_SRC) build/test_list.inc $(LIB_HDR) $(wildcard tests/*.h config/*.h) \
-                 $(HOST_PORT_SRCS)
+                 tests/fuzz/ops.c tests/fuzz/ops.h $(HOST_PORT_SRCS)
 host_suite = $(1) -DMBP_CONFIG_FILE='"mbp_config_$*.h"' -DMBP_TEST_PLATFORM='"$(2)-$(subst _,-,$*)"' \
              $(3) $(LIB_SRC) $(TEST_SRC) $(HOST_PORT_SRCS) -o $@
 

@@ -9,7 +9,8 @@
  * scenes check every event here; 2d_float and 3d_fixed keep the default (events only in the
  * entries the pairs leave free) and check the part they hold when a frame loses some. */
 #define MBP_MAX_EVENTS MBP_MAX_PAIRS
-/* The shapes and fast bodies (off by default) are part of the test matrix. */
+/* Sphere bodies, the shapes and fast bodies (off by default) are part of the test matrix. */
+#define MBP_WITH_SPHERES 1
 #define MBP_WITH_OBB 1
 #define MBP_WITH_KDOP 1
 #define MBP_WITH_CAPSULE 1

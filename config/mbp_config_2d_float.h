@@ -8,7 +8,8 @@
 /* No room reserved for events (the default), so that the per-pair user slots run with events
  * that share the pair set's free entries (3d_fixed too; the other configurations reserve
  * MBP_MAX_PAIRS). */
-/* The shapes and fast bodies (off by default) are part of the test matrix. */
+/* Sphere bodies, the shapes and fast bodies (off by default) are part of the test matrix. */
+#define MBP_WITH_SPHERES 1
 #define MBP_WITH_OBB 1
 #define MBP_WITH_KDOP 1
 #define MBP_WITH_CAPSULE 1

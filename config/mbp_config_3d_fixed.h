@@ -9,7 +9,8 @@
  * leave free, and the differential suite's dense 3D scenes crowd the set enough that some frames
  * lose events: it checks the part they hold (2d_float reserves none either; the others reserve
  * MBP_MAX_PAIRS). */
-/* The shapes and fast bodies (off by default) are part of the test matrix. */
+/* Sphere bodies, the shapes and fast bodies (off by default) are part of the test matrix. */
+#define MBP_WITH_SPHERES 1
 #define MBP_WITH_OBB 1
 #define MBP_WITH_KDOP 1
 #define MBP_WITH_CAPSULE 1

@@ -13,7 +13,8 @@
 #define MBP_MAX_EVENTS MBP_MAX_PAIRS
 /* Pair changes logged per update: 4 bytes each, and the tests hold two worlds. */
 #define MBP_PAIR_LOG 8
-/* The shapes and fast bodies (off by default) are part of the test matrix. */
+/* Sphere bodies, the shapes and fast bodies (off by default) are part of the test matrix. */
+#define MBP_WITH_SPHERES 1
 #define MBP_WITH_OBB 1
 #define MBP_WITH_KDOP 1
 #define MBP_WITH_CAPSULE 1

@@ -57,8 +57,9 @@
  * instead of walking every stored pair again; one with more walks. */
 /* #define MBP_PAIR_LOG (MBP_MAX_BODIES / 2 + 8) */
 
-/* Sphere bodies: 1 keeps them (DIM+1 scalars per body), 0 removes them and their RAM. */
-/* #define MBP_WITH_SPHERES 1 */
+/* Sphere bodies: 1 compiles them in (DIM+1 scalars per body: 12 bytes in 2D float), 0 (the
+ * default) leaves them and their RAM out. */
+/* #define MBP_WITH_SPHERES 0 */
 
 /* ---- shapes beyond box and sphere (docs/shapes.md) ---- */
 

@@ -364,7 +364,8 @@ void mbp_params_default(mbp_params *p);
 mbp_status mbp_add_box(mbp_world *w, const mbp_aabb *box, uint32_t user, mbp_body *out);
 
 /* As mbp_add_box(), for a sphere body: it pairs only where the sphere itself overlaps the other
- * body's sphere or box (tested after the box test). Needs MBP_WITH_SPHERES. */
+ * body's sphere or box (tested after the box test). Needs MBP_WITH_SPHERES 1 (off by default;
+ * without it this function is not defined). */
 mbp_status mbp_add_sphere(mbp_world *w, const mbp_sphere *s, uint32_t user, mbp_body *out);
 
 /* Sets a body's volume to this box (a sphere body becomes a box body). Returns MBP_OK,
@@ -388,7 +389,8 @@ mbp_status mbp_move_boxes(mbp_world *w, uint32_t n, const mbp_body *bodies,
  * static; the class is fixed at the add: remove and add again to change it. */
 mbp_status mbp_add_static_box(mbp_world *w, const mbp_aabb *box, uint32_t user, mbp_body *out);
 
-/* Sets a body's volume to this sphere (a box body becomes a sphere body). As mbp_move_box(). */
+/* Sets a body's volume to this sphere (a box body becomes a sphere body). As mbp_move_box().
+ * Needs MBP_WITH_SPHERES 1, as mbp_add_sphere(). */
 mbp_status mbp_move_sphere(mbp_world *w, mbp_body h, const mbp_sphere *s);
 
 /* Sets the category and mask bits of a body (see MBP_DEFAULT_CATEGORY). MBP_OK or MBP_E_STALE. */

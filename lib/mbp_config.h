@@ -153,15 +153,17 @@
 #error "MBP_PAIR_USER 1 needs the event lists (MBP_WITH_EVENTS 1): set one of them in your MBP_CONFIG_FILE"
 #endif
 
-/* Sphere (circle) bodies: DIM+1 scalars per body. 0 removes them and their RAM. */
+/* Sphere (circle) bodies: DIM+1 scalars per body (12 bytes in 2D float), so off by default as
+ * the other shapes are: a world of boxes does not pay for them. Without it, mbp_add_sphere() and mbp_move_sphere() are not defined (a link
+ * error) and mbp_add_shape() returns MBP_E_PARAM for a sphere. */
 #ifndef MBP_WITH_SPHERES
-#define MBP_WITH_SPHERES 1
+#define MBP_WITH_SPHERES 0
 #endif
 #if (0 - MBP_WITH_SPHERES - 1) == 1 && (MBP_WITH_SPHERES + 0) != -2 || \
     (MBP_WITH_SPHERES + 0) != 0 && (MBP_WITH_SPHERES + 0) != 1
 #error "MBP_WITH_SPHERES must be 0 or 1 (an empty #define is neither): set it in your MBP_CONFIG_FILE"
 #undef MBP_WITH_SPHERES
-#define MBP_WITH_SPHERES 1
+#define MBP_WITH_SPHERES 0
 #endif
 
 /* Backends compiled in; a world picks one of them at mbp_init(). Each costs flash, and the

@@ -131,9 +131,10 @@ readme_tables() {
     echo "per body alone + pairs × per pair;"
     echo "per pair = what one more pair of capacity costs (the frame's begin and end events go into"
     echo "the entries the pairs leave free: no room is kept for them alone unless \`MBP_MAX_EVENTS\`"
-    echo "asks for it, 4 bytes an entry); brute-lean and"
-    echo "sap-lean = that backend alone built with \`MBP_WITH_SPHERES 0\` (and SAP with"
-    echo "\`MBP_SAP_QUANTIZED 1\`), what a firmware short of RAM builds. Grid, hash and hgrid share one"
+    echo "asks for it, 4 bytes an entry). The rows build the default options, which leave sphere"
+    echo "bodies out; brute-spheres and sap-spheres = that backend alone with \`MBP_WITH_SPHERES 1\`"
+    echo "(what sphere bodies cost), sap-lean = SAP alone with \`MBP_SAP_QUANTIZED 1\`, what a firmware"
+    echo "short of RAM builds. Grid, hash and hgrid share one"
     echo "cell engine, lib/mbp_cells*.c, hence their flash figures within bytes of each other;"
     echo "docs/bench.md):"
     echo

@@ -15,6 +15,9 @@
  * 28 pairs of 8 bodies, so no frame can lose one. */
 #define MBP_MAX_PAIRS 28
 
+/* The ball and the round bumper are sphere bodies (off by default: 12 bytes a body). */
+#define MBP_WITH_SPHERES 1
+
 /* The three backends main.c runs; the others cost no flash or RAM. */
 #define MBP_WITH_BRUTE 0
 #define MBP_WITH_SWEEP 0

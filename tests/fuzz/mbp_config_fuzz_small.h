@@ -4,6 +4,8 @@
  * (3 entries) and the backends' own storage. */
 #define MBP_DIM 2
 #define MBP_SCALAR MBP_FIXED
+/* The fuzzer adds sphere bodies (off by default). */
+#define MBP_WITH_SPHERES 1
 #define MBP_MAX_BODIES 12
 #define MBP_MAX_PAIRS 10
 #define MBP_MAX_EVENTS 6

@@ -6,9 +6,10 @@
 # environment, and SIZE_CAPS and SIZE_BENCH).
 #
 # For each backend compiled in by default (lib/mbp_config.h), alone, and for all of them
-# together, and for brute-lean and sap-lean (brute force and SAP alone with MBP_WITH_SPHERES 0,
-# SAP also with MBP_SAP_QUANTIZED 1: what a firmware short of RAM builds), at each capacity of
-# SIZE_CAPS (bodies; pairs are the default 2 per body):
+# together, and for brute-spheres and sap-spheres (brute force and SAP alone with sphere bodies,
+# MBP_WITH_SPHERES 1: what they cost) and sap-lean (SAP alone with MBP_SAP_QUANTIZED 1: what a
+# firmware short of RAM builds), at each capacity of SIZE_CAPS (bodies; pairs are the default 2
+# per body):
 #   flash_bytes  text+data of tools/bench/size_probe.c linked with --gc-sections, minus the same
 #                program without mbp (startup, port, assert hook): the library's flash
 #   ram_bytes    sizeof(mbp_world): the only RAM mbp uses besides a little stack
@@ -122,13 +123,17 @@ with_only() { # backend -> -D flags with only it on
     echo "$f"
 }
 
-# Lean rows: brute force and SAP as a firmware short of RAM builds them (when on by default).
-lean=""
-for b in brute sap; do
-    case " $enabled " in *" $b "*) lean="$lean $b" ;; esac
+# Variant rows, <backend>-<variant> (when the backend is on by default): brute force and SAP with
+# sphere bodies, and SAP as a firmware short of RAM builds it.
+variants=""
+for v in brute-spheres sap-spheres sap-lean; do
+    case " $enabled " in *" ${v%%-*} "*) variants="$variants $v" ;; esac
 done
-lean_flags() { # backend -> its lean options
-    echo "-DMBP_WITH_SPHERES=0$([ "$1" = sap ] && echo " -DMBP_SAP_QUANTIZED=1")"
+variant_flags() { # variant -> its options
+    case $1 in
+    *-spheres) echo "-DMBP_WITH_SPHERES=1" ;;
+    *-lean) echo "-DMBP_SAP_QUANTIZED=1" ;;
+    esac
 }
 
 pids=""
@@ -143,9 +148,9 @@ for cap in $caps; do
     done
     first=$(echo $enabled | awk '{ print toupper($1) }')
     one all "$allf" "MBP_$first" "$cap" "$enabled" & pids="$pids $!"
-    # The lean builds of two backends: no sphere bodies, and SAP's 16-bit endpoints.
-    for b in $lean; do
-        one "$b-lean" "$(with_only "$b") $(lean_flags "$b")" "MBP_$(echo "$b" | tr a-z A-Z)" \
+    for v in $variants; do
+        b=${v%%-*}
+        one "$v" "$(with_only "$b") $(variant_flags "$v")" "MBP_$(echo "$b" | tr a-z A-Z)" \
             "$cap" "$b" & pids="$pids $!"
     done
     for p in $pids; do wait "$p"; done
@@ -153,5 +158,5 @@ for cap in $caps; do
 done
 for cap in $caps; do
     for b in $enabled all; do cat "$out/$b-$cap.row"; done
-    for b in $lean; do cat "$out/$b-lean-$cap.row"; done
+    for v in $variants; do cat "$out/$v-$cap.row"; done
 done

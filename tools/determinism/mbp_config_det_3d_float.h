@@ -5,6 +5,8 @@
  * cells (det.c uses cells of 8 units), so no frame loses pairs or events. */
 #define MBP_DIM 3
 #define MBP_SCALAR MBP_FLOAT
+/* The scene has sphere bodies (off by default). */
+#define MBP_WITH_SPHERES 1
 #define MBP_MAX_BODIES 32
 #define MBP_MAX_PAIRS 256
 #define MBP_MAX_EVENTS 256

@@ -57,8 +57,30 @@
 #ifndef MBP_BP_H
 #define MBP_BP_H
 
+#include <float.h>
 #include "mbp.h"
 #include "mbp_port.h"
+
+#if MBP_SCALAR != MBP_FIXED
+/* The library reads a float's bits (mbp__float_bits()) as those of an IEEE 754 single, as on
+ * every Cortex-M compiler. */
+#ifdef FLT_MANT_DIG /* (a checker without the compiler's <float.h> skips the test) */
+#if FLT_RADIX != 2 || FLT_MANT_DIG != 24 || FLT_MAX_EXP != 128
+#error "MBP_SCALAR MBP_FLOAT needs float to be IEEE 754 single: use MBP_FIXED on this compiler"
+#endif
+#endif
+
+/* f's bits (sign, exponent, mantissa), for the tests that compare them as integers. */
+static inline uint32_t mbp__float_bits(mbp_scalar f)
+{
+    union {
+        mbp_scalar f;
+        uint32_t u;
+    } b;
+    b.f = f;
+    return b.u;
+}
+#endif
 
 #if MBP_ASSERT
 #define MBP__ASSERT(e) ((e) ? (void)0 : mbp_port_assert_failed(#e, __FILE__, __LINE__))

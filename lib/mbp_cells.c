@@ -82,12 +82,7 @@ MBP__HOT uint32_t size_key(const mbp_grid_state *s, const mbp_aabb *b)
         mbp_scalar e = b->max[k] - b->min[k];
         d = e > d ? e : d;
     }
-    union {
-        mbp_scalar f;
-        uint32_t u;
-    } t;
-    t.f = d * s->inv;
-    return t.u;
+    return mbp__float_bits(d * s->inv);
 #endif
 }
 
@@ -385,12 +380,7 @@ mbp_status mbp__cells_setup(mbp_grid_state *s, const mbp_params *p, uint8_t mode
 #if MBP_SCALAR != MBP_FIXED
     s->fbias = (mbp_scalar)s->bias;
     for (int k = 0; k < MBP_DIM; k++) {
-        union {
-            mbp_scalar f;
-            uint32_t u;
-        } m;
-        m.f = (mbp_scalar)s->maxc[k];
-        s->fmax_bits[k] = m.u;
+        s->fmax_bits[k] = mbp__float_bits((mbp_scalar)s->maxc[k]);
     }
 #endif
     for (uint32_t h = 0; h < s->nheads; h++) {

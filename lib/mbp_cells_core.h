@@ -60,15 +60,12 @@ MBP__HOT uint32_t cell_coord(const mbp_grid_state *s, int k, mbp_scalar x)
      * the values, and a negative t (or -0) has the sign bit set: one unsigned compare of the
      * bits tells 0 <= t <= fmax, where truncation is floor; below 0 the cell is 0, above fmax
      * it is maxc. */
-    union {
-        mbp_scalar f;
-        uint32_t u;
-    } t;
-    t.f = (x - s->origin[k]) * s->inv + s->fbias;
-    if (t.u <= s->fmax_bits[k]) {
-        return (uint32_t)t.f;
+    mbp_scalar t = (x - s->origin[k]) * s->inv + s->fbias;
+    uint32_t bits = mbp__float_bits(t);
+    if (bits <= s->fmax_bits[k]) {
+        return (uint32_t)t;
     }
-    return (t.u & 0x80000000u) != 0u ? 0u : (uint32_t)s->maxc[k];
+    return (bits & 0x80000000u) != 0u ? 0u : (uint32_t)s->maxc[k];
 #endif
 }
 

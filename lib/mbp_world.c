@@ -5,7 +5,6 @@
  * A move costs O(1) plus the backend's move hook: the body is listed once for the next update
  * (mbp__mark_dirty(), mbp_internal.h).
  */
-#include <float.h>
 #include "mbp_internal.h"
 
 /* ---- handles ---- */
@@ -299,26 +298,11 @@ MBP__HOT bool quick_good(const mbp_aabb *b)
     return mbp__box_good(b);
 }
 #else
-/* The bits are those of an IEEE 754 single, as on every Cortex-M compiler. */
-#ifdef FLT_MANT_DIG /* (a checker without the compiler's <float.h> skips the test) */
-#if FLT_RADIX != 2 || FLT_MANT_DIG != 24 || FLT_MAX_EXP != 128
-#error "MBP_SCALAR MBP_FLOAT needs float to be IEEE 754 single: use MBP_FIXED on this compiler"
-#endif
-#endif
 MBP__HOT bool quick_axis(const mbp_aabb *b, int k)
 {
-    /* min's bits unsigned, max's signed (two's complement) */
-    union {
-        mbp_scalar f;
-        uint32_t u;
-    } lo;
-    union {
-        mbp_scalar f;
-        int32_t i;
-    } hi;
-    lo.f = b->min[k];
-    hi.f = b->max[k];
-    return lo.u <= 0xDD800000u && hi.i <= 0x5D800000 && lo.f <= hi.f;
+    /* min's bits unsigned, max's signed (two's complement, as every target's compiler converts) */
+    return mbp__float_bits(b->min[k]) <= 0xDD800000u &&
+           (int32_t)mbp__float_bits(b->max[k]) <= 0x5D800000 && b->min[k] <= b->max[k];
 }
 
 MBP__HOT bool quick_good(const mbp_aabb *b)

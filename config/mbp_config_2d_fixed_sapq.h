@@ -3,8 +3,8 @@
  * (MBP_SAP_QUANTIZED), so that the test matrix runs that option too. */
 #include "mbp_config_2d_fixed.h"
 #define MBP_SAP_QUANTIZED 1
-/* A firmware short of RAM: no sphere bodies, the default that 2d_fixed turns on, so that the
- * test matrix runs the library without them too (3d_float_sapq keeps them). */
+/* No sphere bodies (the default; 2d_fixed turns them on), so that the test matrix also runs the
+ * library without them (3d_float_sapq keeps them). */
 #undef MBP_WITH_SPHERES
 #define MBP_WITH_SPHERES 0
 /* The shapes and fast bodies (off by default) are part of the test matrix. */

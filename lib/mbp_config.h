@@ -154,8 +154,9 @@
 #endif
 
 /* Sphere (circle) bodies: DIM+1 scalars per body (12 bytes in 2D float), so off by default as
- * the other shapes are: a world of boxes does not pay for them. Without it, mbp_add_sphere() and mbp_move_sphere() are not defined (a link
- * error) and mbp_add_shape() returns MBP_E_PARAM for a sphere. */
+ * the other shapes are: a world of boxes does not pay for them. Without them, mbp_add_sphere()
+ * and mbp_move_sphere() are not defined (a link error) and mbp_add_shape() returns MBP_E_PARAM
+ * for a sphere. */
 #ifndef MBP_WITH_SPHERES
 #define MBP_WITH_SPHERES 0
 #endif

@@ -214,25 +214,22 @@ MBP__HOT bool mbp__volumes_meet_if(const mbp__volumes *vol, uint16_t a, uint16_t
     if (!boxes_met && !mbp__boxes_meet(&vol->box[a], &vol->box[b])) {
         return false;
     }
-    if (vol->aabb_only != 0u) {
-        return true;
-    }
+    /* Two plain boxes, the common pair, take one test (and any pair when aabb_only). */
+    if (((fa | fb) & MBP__VOLUME) != 0u && vol->aabb_only == 0u) {
 #if MBP__POOL
-    if (((fa | fb) & (MBP__SHAPE | MBP__FAST)) != 0u) {
-        return mbp__volumes_exact(vol, a, b);
-    }
+        if (((fa | fb) & (MBP__SHAPE | MBP__FAST)) != 0u) {
+            return mbp__volumes_exact(vol, a, b);
+        }
 #endif
 #if MBP_WITH_SPHERES
-    if ((fa & fb & MBP__SPHERE) != 0u) {
-        return mbp_sphere_overlap(&vol->sphere[a], &vol->sphere[b]);
-    }
-    if ((fa & MBP__SPHERE) != 0u) {
-        return mbp_sphere_aabb_overlap(&vol->sphere[a], &vol->box[b]);
-    }
-    if ((fb & MBP__SPHERE) != 0u) {
-        return mbp_sphere_aabb_overlap(&vol->sphere[b], &vol->box[a]);
-    }
+        /* No shape or fast body: one of them at least is a sphere. */
+        if ((fa & fb & MBP__SPHERE) != 0u) {
+            return mbp_sphere_overlap(&vol->sphere[a], &vol->sphere[b]);
+        }
+        return (fa & MBP__SPHERE) != 0u ? mbp_sphere_aabb_overlap(&vol->sphere[a], &vol->box[b])
+                                        : mbp_sphere_aabb_overlap(&vol->sphere[b], &vol->box[a]);
 #endif
+    }
     return true;
 }
 

@@ -115,6 +115,9 @@ static inline uint32_t mbp__float_bits(mbp_scalar f)
 #define MBP__FILTER 0x40u /* category or mask differ from the defaults (which always pass) */
 #define MBP__STATIC 0x80u /* never pairs with another static body (mbp_add_static_box) */
 #define MBP__PASS (MBP__FILTER | MBP__STATIC) /* a pair of these may fail before its boxes */
+/* A body whose pairs need more than its box, or may fail before it: the world counts these
+ * (mbp__set_flags()), and takes a backend's log of pair changes only while there are none. */
+#define MBP__SPECIAL (MBP__VOLUME | MBP__FILTER)
 
 /* Pair-set entry flags. */
 #define MBP__CAND 0x01u /* the backend reports this pair as a candidate */

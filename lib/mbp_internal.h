@@ -26,12 +26,17 @@ static inline bool mbp__active(const mbp_world *w, uint16_t i)
     return (w->flags[i] & (MBP__LIVE | MBP__DYING)) == MBP__LIVE;
 }
 
+/* Body i's flags become f, with w->special_count kept: the bodies, live or dying, that have a
+ * special flag (MBP__SPECIAL). Every write of a body's flags goes through here (mbp_world.c),
+ * except the moves' writes of MBP__DIRTY alone, which cannot change the count. */
+void mbp__set_flags(mbp_world *w, uint16_t i, uint32_t f);
+
 /* Lists body i for the next update (once), and notes a volume or filter in w->special. Every
  * change of a body's volume or filter comes here after its flags are set (mbp_world.c), and a
  * restart marks every active body (mbp_update.c). */
 MBP__HOT void mbp__mark_dirty(mbp_world *w, uint16_t i)
 {
-    w->special |= (uint8_t)(w->flags[i] & (MBP__VOLUME | MBP__FILTER));
+    w->special |= (uint8_t)(w->flags[i] & MBP__SPECIAL);
     if ((w->flags[i] & MBP__DIRTY) == 0u) {
         w->flags[i] |= MBP__DIRTY;
         w->dirty[w->dirty_count++] = i;

@@ -192,10 +192,10 @@ void mbp__pool_commit(mbp_world *w, uint16_t i, const mbp_aabb *box, const mbp_s
 {
     if (shape != NULL) {
         mbp__slot_store(entry(w, i), shape); /* an oriented box, k-DOP, capsule or RSS */
-        w->flags[i] |= MBP__SHAPE;
+        mbp__set_flags(w, i, w->flags[i] | MBP__SHAPE);
         return;
     }
-    w->flags[i] &= (uint8_t)~MBP__SHAPE;
+    mbp__set_flags(w, i, w->flags[i] & ~MBP__SHAPE);
     if ((w->flags[i] & MBP__FAST) != 0u && s == NULL) {
         mbp_shape_slot *e = entry(w, i); /* a fast box body: its own box */
         e->kind = MBP_SHAPE_BOX;
@@ -208,7 +208,7 @@ void mbp__pool_commit(mbp_world *w, uint16_t i, const mbp_aabb *box, const mbp_s
 void mbp__pool_release(mbp_world *w, uint16_t i)
 {
     free_entry(w, i);
-    w->flags[i] &= (uint8_t)~(MBP__SHAPE | MBP__FAST);
+    mbp__set_flags(w, i, w->flags[i] & ~(MBP__SHAPE | MBP__FAST));
 }
 
 /* ---- the world's exact test and queries ---- */
@@ -245,7 +245,7 @@ mbp_status mbp_set_fast(mbp_world *w, mbp_body h, bool fast)
     mbp__own_shape(w, i, &t);
     mbp_aabb box;
     mbp__stored_aabb(t.kind, &t.u, &box);
-    w->flags[i] = (uint8_t)(fast ? (f | MBP__FAST) : (f & ~MBP__FAST));
+    mbp__set_flags(w, i, fast ? (f | MBP__FAST) : (f & ~MBP__FAST));
     mbp_status st;
     if (t.kind == MBP_SHAPE_BOX) {
         st = mbp__move_body(w, h, &box, NULL, NULL);
@@ -255,7 +255,7 @@ mbp_status mbp_set_fast(mbp_world *w, mbp_body h, bool fast)
         st = mbp__move_body(w, h, &box, NULL, &t);
     }
     if (st != MBP_OK) {
-        w->flags[i] = f;
+        mbp__set_flags(w, i, f);
     }
     return st;
 }

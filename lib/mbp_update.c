@@ -161,7 +161,7 @@ static void sort_events(mbp_world *w)
 MBP__HOT bool hit_now(const mbp_world *w, const mbp_aabb *box, uint32_t a, uint32_t b,
                       uint32_t fab, bool exact)
 {
-    if ((fab & (MBP__VOLUME | MBP__FILTER)) == 0u) {
+    if ((fab & MBP__SPECIAL) == 0u) {
         return exact || mbp__boxes_meet(&box[a], &box[b]);
     }
     return mbp__exact(w, (uint16_t)a, (uint16_t)b);
@@ -400,10 +400,14 @@ mbp_status mbp_update(mbp_world *w)
     while (w->dying_head != 0u) {
         uint16_t i = (uint16_t)(w->dying_head - 1u);
         w->dying_head = w->category[i];
-        w->flags[i] = 0u;
+        mbp__set_flags(w, i, 0u);
         w->category[i] = w->free_head;
         w->free_head = (uint16_t)(i + 1u);
     }
+    /* Every pair of a body that changed its flags was settled by the exact test in this update
+     * (it was listed, and w->special kept the log out): with no special body left, the next
+     * update may take the log again. */
+    w->special = (uint8_t)(w->special_count != 0u ? 1u : 0u);
 
     if (st != MBP_OK) {
         return st;

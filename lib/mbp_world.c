@@ -147,6 +147,7 @@ mbp_status MBP_INIT_SYMBOL(mbp_world *w, const mbp_params *p, uint32_t world_siz
     w->live_count = 0u;
     w->high = 0u;
     w->special = 0u;
+    w->special_count = 0u;
     w->restart = 0u;
     mbp__pairs_clear(&w->pairs);
 #if MBP__POOL
@@ -162,6 +163,15 @@ mbp_status MBP_INIT_SYMBOL(mbp_world *w, const mbp_params *p, uint32_t world_siz
 }
 
 /* ---- bodies ---- */
+
+void mbp__set_flags(mbp_world *w, uint16_t i, uint32_t f)
+{
+    bool was = (w->flags[i] & MBP__SPECIAL) != 0u, now = (f & MBP__SPECIAL) != 0u;
+    if (was != now) {
+        w->special_count = (uint16_t)(now ? w->special_count + 1u : w->special_count - 1u);
+    }
+    w->flags[i] = (uint8_t)f;
+}
 
 mbp_status mbp__add_body(mbp_world *w, const mbp_aabb *box, const mbp_sphere *s,
                          const mbp_shape *shape, uint32_t user, mbp_body *out)
@@ -182,18 +192,19 @@ mbp_status mbp__add_body(mbp_world *w, const mbp_aabb *box, const mbp_sphere *s,
     (void)shape;
 #endif
     w->box[i] = *box;
-    w->flags[i] = MBP__LIVE;
+    uint32_t f = MBP__LIVE;
 #if MBP_WITH_SPHERES
     if (s != NULL) {
         w->sphere[i] = *s;
-        w->flags[i] |= MBP__SPHERE;
+        f |= MBP__SPHERE;
     }
 #else
     (void)s;
 #endif
+    mbp__set_flags(w, i, f);
     mbp_status st = mbp__backend_add(w, i);
     if (st != MBP_OK) {
-        w->flags[i] = 0u;
+        mbp__set_flags(w, i, 0u);
         return st;
     }
 #if MBP__POOL
@@ -267,9 +278,9 @@ MBP__HOT mbp_status move_body(mbp_world *w, mbp_body h, const mbp_aabb *box, con
 #if MBP_WITH_SPHERES
     if (s != NULL) {
         w->sphere[i] = *s;
-        w->flags[i] |= MBP__SPHERE;
+        mbp__set_flags(w, i, w->flags[i] | MBP__SPHERE);
     } else {
-        w->flags[i] &= (uint8_t)~MBP__SPHERE;
+        mbp__set_flags(w, i, w->flags[i] & ~MBP__SPHERE);
     }
 #else
     (void)s;
@@ -462,7 +473,8 @@ mbp_status mbp_add_static_box(mbp_world *w, const mbp_aabb *box, uint32_t user, 
     mbp_status st = mbp_add_box(w, box, user, out);
     if (st == MBP_OK) {
         /* Added bodies report no candidate before the next update: nothing to undo. */
-        w->flags[out->slot1 - 1u] |= MBP__STATIC;
+        uint16_t i = (uint16_t)(out->slot1 - 1u);
+        mbp__set_flags(w, i, w->flags[i] | MBP__STATIC);
     }
     return st;
 }
@@ -490,9 +502,9 @@ mbp_status mbp_set_filter(mbp_world *w, mbp_body h, uint16_t category, uint16_t 
     w->category[i] = category;
     w->mask[i] = mask;
     if (category == MBP_DEFAULT_CATEGORY && mask == MBP_DEFAULT_MASK) {
-        w->flags[i] &= (uint8_t)~MBP__FILTER;
+        mbp__set_flags(w, i, w->flags[i] & ~MBP__FILTER);
     } else {
-        w->flags[i] |= MBP__FILTER;
+        mbp__set_flags(w, i, w->flags[i] | MBP__FILTER);
     }
     mbp__mark_dirty(w, i); /* its candidate pairs are tested again at the next update */
     return MBP_OK;
@@ -509,7 +521,7 @@ mbp_status mbp_remove(mbp_world *w, mbp_body h)
 #if MBP__POOL
     mbp__pool_release(w, i);
 #endif
-    w->flags[i] |= MBP__DYING;
+    mbp__set_flags(w, i, w->flags[i] | MBP__DYING);
     /* 65535 wraps to 1: a generation is never 0. */
     w->gen[i] = (uint16_t)(w->gen[i] == 0xFFFFu ? 1u : w->gen[i] + 1u);
     w->category[i] = w->dying_head; /* a dying body has no filter: its pairs only end */

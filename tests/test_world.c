@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* test_world.c: init, bodies, handles, filters, the frame, events and capacities. */
 #include "diff.h"
+#include "mbp_bp.h"
 #include "test_util.h"
 
 
@@ -281,6 +282,86 @@ TEST(filters_apply_both_ways_and_changes_take_effect_at_the_next_update)
         CHECK_EQ(mbp_pair_count(&test_w), 0);
     }
 }
+
+/* One update; checks the pair count and the begun and ended events' counts. */
+static void update_expect(uint32_t pairs, uint32_t begun, uint32_t ended)
+{
+    uint32_t nb, ne;
+    CHECK_ST(mbp_update(&test_w), MBP_OK);
+    CHECK_EQ(mbp_pair_count(&test_w), pairs);
+    (void)test_begun(&test_w, &nb);
+    (void)test_ended(&test_w, &ne);
+    CHECK_EQ(nb, begun);
+    CHECK_EQ(ne, ended);
+}
+
+/* A filtered (or sphere, shape, fast) body keeps the world from taking a backend's log of pair
+ * changes (mbp_update.c): its pairs need their own test. Once the last such body is plain again
+ * or removed, the update after that one takes the log again (w->special back to 0), and the pair
+ * that the filter refused but whose boxes overlap begins when the filter goes. */
+TEST(the_world_takes_the_log_again_once_no_body_is_filtered)
+{
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        init(diff_backends[bi]);
+        mbp_body a, b;
+        mbp_aabb box = box2(0, 0, 2, 2), away = box2(10, 0, 12, 2);
+        CHECK_ST(mbp_add_box(&test_w, &box, 0u, &a), MBP_OK);
+        CHECK_ST(mbp_add_box(&test_w, &box, 0u, &b), MBP_OK);
+        CHECK_ST(mbp_set_filter(&test_w, b, 0x0001u, 0x0002u), MBP_OK); /* refuses a */
+        CHECK_EQ(test_w.special_count, 1);
+        update_expect(0u, 0u, 0u);
+        CHECK(test_w.special != 0u);
+        CHECK_ST(mbp_set_filter(&test_w, b, MBP_DEFAULT_CATEGORY, MBP_DEFAULT_MASK), MBP_OK);
+        CHECK_EQ(test_w.special_count, 0);
+        update_expect(1u, 1u, 0u); /* tested again: the boxes overlap */
+        CHECK_EQ(test_w.special, 0);
+        CHECK_ST(mbp_move_box(&test_w, b, &away), MBP_OK);
+        update_expect(0u, 0u, 1u);
+        CHECK_ST(mbp_move_box(&test_w, b, &box), MBP_OK);
+        update_expect(1u, 1u, 0u);
+        /* Filtered and removed: the count drops at the removal, the flag after the update. */
+        CHECK_ST(mbp_set_filter(&test_w, a, 0x0004u, 0xFFFFu), MBP_OK);
+        update_expect(1u, 0u, 0u);
+        CHECK_EQ(test_w.special_count, 1);
+        CHECK_ST(mbp_remove(&test_w, a), MBP_OK);
+        CHECK_EQ(test_w.special_count, 1); /* still there, dying, until the update */
+        update_expect(0u, 0u, 1u);
+        CHECK_EQ(test_w.special_count, 0);
+        CHECK_EQ(test_w.special, 0);
+    }
+}
+
+#if MBP_WITH_SPHERES
+TEST(the_world_takes_the_log_again_once_no_body_is_a_sphere)
+{
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        init(diff_backends[bi]);
+        mbp_body s, c, t;
+        mbp_sphere sp = sph(0, 0, 2);
+        mbp_aabb corner = box2(2, 2, 3, 3); /* in the sphere's box, outside the sphere */
+        mbp_aabb as_box = box2(-2, -2, 2, 2), away = box2(20, 20, 21, 21);
+        CHECK_ST(mbp_add_sphere(&test_w, &sp, 0u, &s), MBP_OK);
+        CHECK_ST(mbp_add_box(&test_w, &corner, 1u, &c), MBP_OK);
+        update_expect(0u, 0u, 0u);
+        CHECK(test_w.special != 0u);
+        /* The same box, now a plain box body: not moved on any axis, yet the pair begins. */
+        CHECK_ST(mbp_move_box(&test_w, s, &as_box), MBP_OK);
+        CHECK_EQ(test_w.special_count, 0);
+        update_expect(1u, 1u, 0u);
+        CHECK_EQ(test_w.special, 0);
+        CHECK_ST(mbp_move_box(&test_w, c, &away), MBP_OK);
+        update_expect(0u, 0u, 1u);
+        /* A sphere added and removed before an update leaves no count behind. */
+        CHECK_ST(mbp_add_sphere(&test_w, &sp, 2u, &t), MBP_OK);
+        CHECK_ST(mbp_remove(&test_w, t), MBP_OK);
+        update_expect(0u, 0u, 0u);
+        CHECK_EQ(test_w.special_count, 0);
+        CHECK_EQ(test_w.special, 0);
+        CHECK_ST(mbp_move_box(&test_w, c, &corner), MBP_OK);
+        update_expect(1u, 1u, 0u);
+    }
+}
+#endif
 
 /* The smallest n with n(n-1)/2 above the pair capacity. */
 static uint32_t crowd_size(void)

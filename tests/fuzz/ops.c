@@ -556,6 +556,18 @@ static bool subset(const mbp_pair *a, uint32_t na, const mbp_pair *b, uint32_t n
     return true;
 }
 
+/* True when w's count of bodies with a special flag (a volume or filter) is theirs, and after an
+ * update w->special is set exactly when there is one: the frame takes a backend's log of pair
+ * changes only without them (mbp_update.c). */
+static bool special_counted(const mbp_world *w)
+{
+    uint32_t n = 0u;
+    for (uint32_t i = 0; i < MBP_MAX_BODIES; i++) {
+        n += (w->flags[i] & MBP__SPECIAL) != 0u ? 1u : 0u;
+    }
+    return n == w->special_count && (n != 0u) == (w->special != 0u);
+}
+
 /* After an update in both worlds. Returns false on a finding; *stop on MBP_E_NOROOM. */
 static bool check_update(mbp_world *w, mbp_world *ref, mbp_status sw, mbp_status sr, bool *stop)
 {
@@ -576,6 +588,9 @@ static bool check_update(mbp_world *w, mbp_world *ref, mbp_status sw, mbp_status
     }
     if (sw == MBP_OK && tw->lost_events != 0u) {
         return FAIL("lost_events but MBP_OK");
+    }
+    if (!special_counted(w) || !special_counted(ref)) {
+        return FAIL("the count of special bodies differs from their flags");
     }
     const mbp_pair *pw = g_pairs[0][g_cur], *pr = g_pairs[1][g_cur];
     uint32_t nw = g_np[0][g_cur], nr = g_np[1][g_cur];

@@ -393,7 +393,9 @@ mbp_status mbp_add_static_box(mbp_world *w, const mbp_aabb *box, uint32_t user, 
  * Needs MBP_WITH_SPHERES 1, as mbp_add_sphere(). */
 mbp_status mbp_move_sphere(mbp_world *w, mbp_body h, const mbp_sphere *s);
 
-/* Sets the category and mask bits of a body (see MBP_DEFAULT_CATEGORY). MBP_OK or MBP_E_STALE. */
+/* Sets the category and mask bits of a body (see MBP_DEFAULT_CATEGORY). MBP_OK or MBP_E_STALE.
+ * While a body has other bits than the defaults, SAP's frames test the moved bodies' pairs in a
+ * pass over the stored pairs (O(pairs), a few loads each) instead of O(changes). */
 mbp_status mbp_set_filter(mbp_world *w, mbp_body h, uint16_t category, uint16_t mask);
 
 /* Removes a body. Its pairs end in the next mbp_update()'s events, and its slot (and index) is

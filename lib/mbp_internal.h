@@ -27,8 +27,9 @@ static inline bool mbp__active(const mbp_world *w, uint16_t i)
 }
 
 /* Body i's flags become f, with w->special_count kept: the bodies, live or dying, that have a
- * special flag (MBP__SPECIAL). Every write of a body's flags goes through here (mbp_world.c),
- * except the moves' writes of MBP__DIRTY alone, which cannot change the count. */
+ * special flag (MBP__SPECIAL). Every write of a body's flags goes through here, except
+ * mbp_init()'s and the writes of MBP__DIRTY alone, which cannot change the count. Out of line
+ * (mbp_world.c): no hot path calls it. */
 void mbp__set_flags(mbp_world *w, uint16_t i, uint32_t f);
 
 /* Lists body i for the next update (once), and notes a volume or filter in w->special. Every

@@ -150,7 +150,7 @@ typedef struct mbp_world {
     mbp_stats stats;
     uint8_t restart;      /* the backend was built anew (mbp_shift_origin()): the next update
                            * takes its candidates afresh and tests every pair */
-    uint8_t special;      /* a body had a special flag (mbp_internal.h) at the last update or has
+    uint8_t special;      /* a body had a special flag (MBP__SPECIAL) at the last update or has
                            * had one since: the pairs of moved bodies need their exact test again */
     uint16_t special_count; /* bodies, live or dying, with a special flag now (mbp__set_flags()) */
 

@@ -26,18 +26,17 @@ static inline bool mbp__active(const mbp_world *w, uint16_t i)
     return (w->flags[i] & (MBP__LIVE | MBP__DYING)) == MBP__LIVE;
 }
 
-/* Body i's flags become f, with w->special_count kept: the bodies, live or dying, that have a
- * special flag (MBP__SPECIAL). Every write of a body's flags goes through here, except
- * mbp_init()'s and the writes of MBP__DIRTY alone, which cannot change the count. Out of line
- * (mbp_world.c): no hot path calls it. */
+/* Body i's flags become f, with w->special_count kept (the bodies, live or dying, that have a
+ * special flag, MBP__SPECIAL) and w->special set when f has one: its pairs need their exact test
+ * at the next update (mbp_update() clears w->special again once no such body is left). Every
+ * write of a body's flags goes through here, except mbp_init()'s and the writes of MBP__DIRTY
+ * alone, which cannot change either. Out of line (mbp_world.c): no hot path calls it. */
 void mbp__set_flags(mbp_world *w, uint16_t i, uint32_t f);
 
-/* Lists body i for the next update (once), and notes a volume or filter in w->special. Every
- * change of a body's volume or filter comes here after its flags are set (mbp_world.c), and a
- * restart marks every active body (mbp_update.c). */
+/* Lists body i for the next update (once). Every change of a body's volume or filter comes here
+ * after its flags are set (mbp_world.c), and a restart marks every active body (mbp_update.c). */
 MBP__HOT void mbp__mark_dirty(mbp_world *w, uint16_t i)
 {
-    w->special |= (uint8_t)(w->flags[i] & MBP__SPECIAL);
     if ((w->flags[i] & MBP__DIRTY) == 0u) {
         w->flags[i] |= MBP__DIRTY;
         w->dirty[w->dirty_count++] = i;

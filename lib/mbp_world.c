@@ -170,6 +170,9 @@ void mbp__set_flags(mbp_world *w, uint16_t i, uint32_t f)
     if (was != now) {
         w->special_count = (uint16_t)(now ? w->special_count + 1u : w->special_count - 1u);
     }
+    if (now) {
+        w->special = 1u;
+    }
     w->flags[i] = (uint8_t)f;
 }
 

@@ -345,7 +345,8 @@ mbp_status mbp_obb_from_points(const mbp_scalar (*p)[MBP_DIM], uint32_t n, mbp_o
 mbp_status mbp_rss_from_points(const mbp_scalar (*p)[MBP_DIM], uint32_t n, mbp_rss *out);
 #endif
 
-/* ---- the world (mbp_world.c bodies, mbp_update.c the frame, mbp_output.c the output) ---- */
+/* ---- the world (mbp_world.c bodies, mbp_move.c box moves, mbp_update.c the frame,
+ * mbp_output.c the output) ---- */
 
 /* Fills p with the defaults: the best general backend compiled in, id 0. */
 void mbp_params_default(mbp_params *p);
@@ -401,6 +402,20 @@ mbp_status mbp_set_filter(mbp_world *w, mbp_body h, uint16_t category, uint16_t 
 /* Removes a body. Its pairs end in the next mbp_update()'s events, and its slot (and index) is
  * reused only after that update, so the ended events still name it. MBP_OK or MBP_E_STALE. */
 mbp_status mbp_remove(mbp_world *w, mbp_body h);
+
+/* Moves and removal by index, the identifier that pairs, events and queries give: no handle to
+ * look up. As mbp_move_box(), mbp_move_boxes() and mbp_remove(), with the same statuses; an index
+ * that names no body in use (free, removed, or not below MBP_MAX_BODIES) gives MBP_E_STALE and
+ * changes nothing. An index has no generation: it names whatever body holds its slot now. From
+ * one mbp_update() to the next, the indices of its pairs and begun events name the same bodies
+ * (a body removed since gives MBP_E_STALE: its slot is not reused before the next update), but
+ * an ended event's body that was removed before that update left its slot free, and a body
+ * added since may hold it. Keep a handle for a body you name across updates. Cost: about that
+ * of the handle calls. */
+mbp_status mbp_move_box_at(mbp_world *w, uint16_t index, const mbp_aabb *box);
+mbp_status mbp_move_boxes_at(mbp_world *w, uint32_t n, const uint16_t *index,
+                             const mbp_aabb *boxes, uint32_t *done);
+mbp_status mbp_remove_at(mbp_world *w, uint16_t index);
 
 /* True when h is a live body of w. */
 bool mbp_valid(const mbp_world *w, mbp_body h);

@@ -7,8 +7,9 @@
  *   the pair set and its sink         this header, mbp_pairs.c, mbp_sort.c
  *   backends (data structures)        mbp_brute.c, mbp_sweep.c, mbp_sap.c, mbp_cells.c (grid,
  *                                     hash, hgrid), mbp_tree.c: each includes this header only
- *   the world                         mbp_internal.h, mbp_world.c, mbp_update.c, mbp_output.c,
- *                                     mbp_query.c, mbp_backend.c, mbp_shape_body.c, mbp_shift.c
+ *   the world                         mbp_internal.h, mbp_world.c, mbp_move.c, mbp_update.c,
+ *                                     mbp_output.c, mbp_query.c, mbp_backend.c, mbp_shape_body.c,
+ *                                     mbp_shift.c
  * A backend never sees mbp_world: it keeps its own state (mbp_<b>_state) and is given
  *   - at add, move and remove: the body's index and box(es);
  *   - at update and query: a read-only view of the bodies (mbp__bodies): their boxes, their

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* mbp_internal.h: what the world's files share (mbp_world.c, mbp_update.c, mbp_output.c,
- * mbp_query.c, mbp_backend.c, the shape and fast-body code). Not for users. Backends do not
+/* mbp_internal.h: what the world's files share (mbp_world.c, mbp_move.c, mbp_update.c,
+ * mbp_output.c, mbp_query.c, mbp_backend.c, the shape and fast-body code). Not for users. Backends do not
  * include it: they see only mbp_bp.h.
  */
 #ifndef MBP_INTERNAL_H
@@ -76,6 +76,8 @@ mbp_status mbp__add_body(mbp_world *w, const mbp_aabb *box, const mbp_sphere *s,
                          const mbp_shape *shape, uint32_t user, mbp_body *out);
 mbp_status mbp__move_body(mbp_world *w, mbp_body h, const mbp_aabb *box, const mbp_sphere *s,
                           const mbp_shape *shape);
+/* A box move that mbp_move.c's fast path did not take (mbp_world.c): any body, any box. */
+mbp_status mbp__move_box_slow(mbp_world *w, mbp_body h, const mbp_aabb *box);
 bool mbp__handle_ok(const mbp_world *w, mbp_body h);
 #if MBP__POOL
 void mbp__pool_init(mbp_world *w);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* mbp_world.c: the bodies: handles, init and parameters, adding, moving (one and many), static
- * bodies, filters, removing, and a body's box. The frame that turns the moves into pairs and
- * events is in mbp_update.c, what the user reads of them in mbp_output.c, queries in mbp_query.c.
+/* mbp_world.c: the bodies: handles, init and parameters, adding, moving (here the path that sets
+ * any volume; the fast path of box moves is in mbp_move.c), static bodies, filters, removing, and
+ * a body's box. The frame that turns the moves into pairs and events is in mbp_update.c, what the
+ * user reads of them in mbp_output.c, queries in mbp_query.c.
  * A move costs O(1) plus the backend's move hook: the body is listed once for the next update
  * (mbp__mark_dirty(), mbp_internal.h).
  */
@@ -298,177 +299,15 @@ mbp_status mbp__move_body(mbp_world *w, mbp_body h, const mbp_aabb *box, const m
     return move_body(w, h, box, s, shape);
 }
 
-/* mbp__box_good() for the common move, with cheaper tests: the same answer. In float each axis
- * takes two integer tests on the coordinates' bits and one float test: min >= -2^60 unless min
- * is positive (its bits, unsigned, at most those of -2^60: 0xDD800000), max <= 2^60 unless max is
- * negative (its bits, signed, at most those of 2^60: 0x5D800000), then min <= max. That one
- * fails for a NaN, and so for the NaNs and infinities the first two let through (+NaN or +inf
- * min, -NaN or -inf max), since the first two bound max above and min below. No float constant
- * to load, and two integer compares in place of two float ones (each a compare, a move of the
- * flags and a branch on the Cortex-M4). */
-#if MBP_SCALAR == MBP_FIXED
-MBP__HOT bool quick_good(const mbp_aabb *b)
-{
-    return mbp__box_good(b);
-}
-#else
-MBP__HOT bool quick_axis(const mbp_aabb *b, int k)
-{
-    /* min's bits unsigned, max's signed (two's complement, as every target's compiler converts) */
-    return mbp__float_bits(b->min[k]) <= 0xDD800000u &&
-           (int32_t)mbp__float_bits(b->max[k]) <= 0x5D800000 && b->min[k] <= b->max[k];
-}
-
-MBP__HOT bool quick_good(const mbp_aabb *b)
-{
-    bool good = quick_axis(b, 0) && quick_axis(b, 1);
-#if MBP_DIM == 3
-    good = good && quick_axis(b, 2);
-#endif
-    return good;
-}
-#endif
-
-/* The common move: a live box body (not a sphere, shape or fast body; other flags allowed) and a
- * good box. Then the backend is told when it wants each move (wants), the box stored and the
- * body listed once for the next update: true, with the backend's status in *st (MBP_OK, or
- * MBP_E_NOROOM with nothing changed). Anything else returns false for move_box() to sort out. */
-MBP__HOT bool quick_move(mbp_world *w, mbp_body h, const mbp_aabb *box, bool wants,
-                         mbp_status *st)
-{
-    uint32_t i = (uint32_t)h.slot1 - 1u; /* the null handle wraps past MBP_MAX_BODIES */
-    if (i >= (uint32_t)MBP_MAX_BODIES) {
-        return false;
-    }
-    uint32_t f = w->flags[i];
-    if ((f & (MBP__LIVE | MBP__DYING | MBP__VOLUME)) != MBP__LIVE || w->gen[i] != h.gen ||
-        !quick_good(box)) {
-        return false;
-    }
-    *st = wants ? mbp__backend_move(w, (uint16_t)i, box) : MBP_OK; /* it reads the old box */
-    if (*st != MBP_OK) {
-        return true;
-    }
-    w->box[i] = *box;
-    if ((f & MBP__DIRTY) == 0u) {
-        w->flags[i] = (uint8_t)(f | MBP__DIRTY);
-        w->dirty[w->dirty_count++] = (uint16_t)i;
-    }
-    return true;
-}
-
-/* Any move of a box that quick_move() did not take: the checks that tell which error, and the
- * sphere, shape and fast bodies. */
-static mbp_status move_box(mbp_world *w, mbp_body h, const mbp_aabb *box)
+/* Any box move that mbp_move.c's fast path did not take: the checks that tell which error, and
+ * the sphere, shape and fast bodies. Three arguments: the callers' calls to it are tail calls,
+ * with no frame of their own on the stack. */
+mbp_status mbp__move_box_slow(mbp_world *w, mbp_body h, const mbp_aabb *box)
 {
     if (!mbp__box_good(box)) {
         return mbp_aabb_check(box); /* which error */
     }
     return move_body(w, h, box, NULL, NULL);
-}
-
-mbp_status mbp_move_box(mbp_world *w, mbp_body h, const mbp_aabb *box)
-{
-    MBP__CHECK_WORLD(w);
-    MBP__ASSERT(box != NULL);
-    mbp_status st;
-    if (quick_move(w, h, box, mbp__backend_wants_moves(w), &st)) {
-        return st;
-    }
-    return move_box(w, h, box);
-}
-
-/* A move of move_list_in() that quick_move() would not take: move_box() with the dirty list's
- * length stored first (next, where its next body goes). Out of line and cold: the loop's values
- * that it does not need can then stay in registers across the call. */
-MBP__COLD mbp_status move_slow(mbp_world *w, const uint16_t *next, mbp_body h,
-                               const mbp_aabb *b)
-{
-    w->dirty_count = (uint16_t)(next - w->dirty);
-    return move_box(w, h, b);
-}
-
-/* mbp_move_boxes(): quick_move() with the arrays' bases in registers, the slow cases handed to
- * move_slow(), for the handles from h up to end (at least one) and their boxes from b on.
- * Returns the first handle not moved, end when all were, with the status in *st. wants (a
- * constant where inlined): the backend is told of each move first (mbp__backend_move(); it
- * reads the old box), and its MBP_E_NOROOM stops the list there with that body unchanged. */
-MBP__HOT const mbp_body *move_list_in(mbp_world *w, const mbp_body *h, const mbp_body *end,
-                                      const mbp_aabb *b, mbp_status *st, bool wants)
-{
-    /* The arrays' bases in registers; each handle is read where it lies (no copy kept for the
-     * slow path), the list's start is not kept and st is a fifth argument (on the stack): fewer
-     * live values, so the loop spills less. */
-    uint8_t *flags = w->flags;
-    const uint16_t *gen = w->gen;
-    mbp_aabb *box = w->box;
-    uint16_t *next = &w->dirty[w->dirty_count]; /* where the next body listed goes */
-    *st = MBP_OK;
-    do {
-        uint32_t i = (uint32_t)h->slot1 - 1u; /* the null handle wraps past MBP_MAX_BODIES */
-        uint32_t f = i < (uint32_t)MBP_MAX_BODIES ? flags[i] : 0u;
-        if ((f & (MBP__LIVE | MBP__DYING | MBP__VOLUME)) == MBP__LIVE && gen[i] == h->gen &&
-            quick_good(b)) {
-            if (wants) {
-                mbp_status bst = mbp__backend_move(w, (uint16_t)i, b);
-                if (bst != MBP_OK) {
-                    *st = bst;
-                    break;
-                }
-            }
-            box[i] = *b;
-            if ((f & MBP__DIRTY) == 0u) {
-                flags[i] = (uint8_t)(f | MBP__DIRTY);
-                *next++ = (uint16_t)i;
-            }
-        } else {
-            mbp_status sst = move_slow(w, next, *h, b);
-            next = &w->dirty[w->dirty_count];
-            if (sst != MBP_OK) {
-                *st = sst;
-                break;
-            }
-        }
-        h++;
-        b++;
-    } while (h != end);
-    w->dirty_count = (uint16_t)(next - w->dirty);
-    return h;
-}
-
-/* The two loops of move_list_in(), each out of line (its variables in registers): for a backend
- * that reads the dirty list, and for one that wants each move. */
-MBP__LOOP const mbp_body *move_list(mbp_world *w, const mbp_body *h, const mbp_body *end,
-                                    const mbp_aabb *b, mbp_status *st)
-{
-    return move_list_in(w, h, end, b, st, false);
-}
-
-MBP__LOOP const mbp_body *move_list_told(mbp_world *w, const mbp_body *h, const mbp_body *end,
-                                         const mbp_aabb *b, mbp_status *st)
-{
-    return move_list_in(w, h, end, b, st, true);
-}
-
-mbp_status mbp_move_boxes(mbp_world *w, uint32_t n, const mbp_body *bodies,
-                          const mbp_aabb *boxes, uint32_t *done)
-{
-    MBP__CHECK_WORLD(w);
-    MBP__ASSERT(n == 0u || (bodies != NULL && boxes != NULL));
-    uint32_t j = 0u;
-    mbp_status st = MBP_OK;
-    /* With n 0, bodies and boxes may be NULL: the loops' pointer arithmetic would be undefined. */
-    if (n != 0u) {
-        const mbp_body *end = &bodies[n];
-        const mbp_body *at = mbp__backend_wants_moves(w)
-                                 ? move_list_told(w, bodies, end, boxes, &st)
-                                 : move_list(w, bodies, end, boxes, &st);
-        j = (uint32_t)(at - bodies);
-    }
-    if (done != NULL) {
-        *done = j;
-    }
-    return st;
 }
 
 mbp_status mbp_add_static_box(mbp_world *w, const mbp_aabb *box, uint32_t user, mbp_body *out)
@@ -531,6 +370,11 @@ mbp_status mbp_remove(mbp_world *w, mbp_body h)
     w->dying_head = h.slot1;
     w->live_count--;
     return MBP_OK;
+}
+
+mbp_status mbp_remove_at(mbp_world *w, uint16_t index)
+{
+    return mbp_remove(w, mbp_handle(w, index));
 }
 
 mbp_status mbp_get_box(const mbp_world *w, mbp_body h, mbp_aabb *out)

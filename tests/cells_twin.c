@@ -422,6 +422,17 @@ void cells_noroom_check(mbp_backend backend)
             CHECK(now.min[k] == mbp_from_int(-40) && now.max[k] == mbp_from_int(-40));
         }
         CHECK_ST(mbp_move_box(&test_w2, g_h2[last], &to[0]), MBP_OK);
+        /* And by index: `last` goes back where it was, pnt is refused, and `last` stays. */
+        uint16_t xs[3] = {(uint16_t)(g_h[last].slot1 - 1u), (uint16_t)(g_h[pnt].slot1 - 1u),
+                          (uint16_t)(g_h[last].slot1 - 1u)};
+        mbp_aabb back[3] = {was, big, to[0]};
+        done = 99u;
+        CHECK_ST(mbp_move_boxes_at(&test_w, 3u, xs, back, &done), MBP_E_NOROOM);
+        CHECK_EQ(done, 1u);
+        CHECK_ST(mbp_get_box(&test_w, g_h[last], &now), MBP_OK);
+        CHECK(now.min[0] == was.min[0] && now.max[0] == was.max[0]);
+        CHECK_ST(mbp_move_box_at(&test_w, xs[1], &big), MBP_E_NOROOM);
+        CHECK_ST(mbp_move_box(&test_w2, g_h2[last], &was), MBP_OK);
         CHECK(twin_update());
     }
 #if MBP_WITH_SPHERES

@@ -329,25 +329,39 @@ static uint32_t live_count(void)
     return n;
 }
 
+/* Removes body i, by its handle or (odd i) by its index; either way both are stale then. */
 static void remove_one(scene *s, uint32_t i)
 {
     (void)s;
-    CHECK_ST(mbp_remove(&test_w, g_ob[i].h), MBP_OK);
+    uint16_t index = (uint16_t)(g_ob[i].h.slot1 - 1u);
+    if ((i & 1u) != 0u) {
+        CHECK_ST(mbp_remove_at(&test_w, index), MBP_OK);
+    } else {
+        CHECK_ST(mbp_remove(&test_w, g_ob[i].h), MBP_OK);
+    }
     CHECK_ST(mbp_remove(&test_w, g_ob[i].h), MBP_E_STALE);
+    CHECK_ST(mbp_remove_at(&test_w, index), MBP_E_STALE);
     g_ob[i].live = false;
 }
 
 /* Box moves of odd frames, applied by mbp_move_boxes() a few at a time (small: the micro:bit's
- * 16 KB hold the test images). */
+ * 16 KB hold the test images), or, in every other odd frame (g_by_index), by
+ * mbp_move_boxes_at() with the bodies' indices. */
 #define BATCH 4u
 static mbp_body g_batch_h[BATCH];
+static uint16_t g_batch_i[BATCH];
 static mbp_aabb g_batch_box[BATCH];
+static bool g_by_index;
 
 /* Moves the batch's bodies, and empties it. */
 static void flush(uint32_t *nbatch)
 {
     uint32_t done = 0u;
-    CHECK_ST(mbp_move_boxes(&test_w, *nbatch, g_batch_h, g_batch_box, &done), MBP_OK);
+    if (g_by_index) {
+        CHECK_ST(mbp_move_boxes_at(&test_w, *nbatch, g_batch_i, g_batch_box, &done), MBP_OK);
+    } else {
+        CHECK_ST(mbp_move_boxes(&test_w, *nbatch, g_batch_h, g_batch_box, &done), MBP_OK);
+    }
     CHECK_EQ(done, *nbatch);
     *nbatch = 0u;
 }
@@ -360,6 +374,7 @@ static void move_one(const obody *b, bool batch, uint32_t *nbatch)
         return;
     }
     g_batch_h[*nbatch] = b->h;
+    g_batch_i[*nbatch] = (uint16_t)(b->h.slot1 - 1u);
     for (int k = 0; k < MBP_DIM; k++) {
         g_batch_box[*nbatch].min[k] = b->lo[k];
         g_batch_box[*nbatch].max[k] = b->hi[k];
@@ -374,6 +389,7 @@ static void step(scene *s, uint32_t frame)
 {
     const diff_opts *o = s->o;
     const bool batch = frame % 2u == 1u;
+    g_by_index = frame % 4u == 3u;
     uint32_t nbatch = 0u;
     for (uint32_t i = 0; i < MBP_MAX_BODIES; i++) {
         obody *b = &g_ob[i];

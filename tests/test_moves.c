@@ -148,10 +148,10 @@ static mbp_scalar edge_value(uint32_t i)
 }
 #endif
 
-/* mbp_move_boxes() and mbp_move_box() check a box on their fast path with their own tests (in
- * float by the coordinates' bits: lib/mbp_world.c, quick_good()). Every pair of edge values on
- * each axis, as min and max: the status must be mbp_aabb_check()'s, and the box stored exactly
- * when it is MBP_OK. */
+/* mbp_move_boxes(), mbp_move_boxes_at() and mbp_move_box() check a box on their fast path with
+ * their own tests (in float by the coordinates' bits: lib/mbp_move.c, quick_good()). Every pair
+ * of edge values on each axis, as min and max: the status must be mbp_aabb_check()'s, and the box
+ * stored exactly when it is MBP_OK. */
 TEST(moves_check_edge_coordinates_as_aabb_check_does)
 {
     for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
@@ -172,6 +172,11 @@ TEST(moves_check_edge_coordinates_as_aabb_check_does)
                     CHECK(body_box_is(&test_w, h, now));
                     CHECK_ST(mbp_move_box(&test_w, h, &b0), MBP_OK); /* back */
                     CHECK_ST(mbp_move_box(&test_w, h, &to), want);
+                    CHECK(body_box_is(&test_w, h, now));
+                    CHECK_ST(mbp_move_box(&test_w, h, &b0), MBP_OK);
+                    /* the same by index: its own copies of the checks */
+                    uint16_t x = (uint16_t)(h.slot1 - 1u);
+                    CHECK_ST(mbp_move_boxes_at(&test_w, 1u, &x, &to, NULL), want);
                     CHECK(body_box_is(&test_w, h, now));
                     CHECK_ST(mbp_move_box(&test_w, h, &b0), MBP_OK);
                     moved += want == MBP_OK ? 1u : 0u;
@@ -324,5 +329,97 @@ TEST(a_pair_whose_bodies_move_together_far_gives_no_event)
             CHECK_EQ(ne, 0);
             CHECK_EQ(pair_count(), 1);
         }
+    }
+}
+
+/* Moves and removal by index: the indices that the pairs give, back in without a handle. */
+TEST(moves_and_removal_by_index_take_the_indices_of_the_pairs)
+{
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        init(diff_backends[bi]);
+        mbp_body h[3];
+        mbp_aabb a0 = box2(0, 0, 2, 2), b0 = box2(1, 0, 3, 2), c0 = box2(20, 20, 21, 21);
+        CHECK_ST(mbp_add_box(&test_w, &a0, 10u, &h[0]), MBP_OK);
+        CHECK_ST(mbp_add_box(&test_w, &b0, 11u, &h[1]), MBP_OK);
+        CHECK_ST(mbp_add_box(&test_w, &c0, 12u, &h[2]), MBP_OK);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        uint32_t n, nb, ne;
+        const mbp_pair *arr = mbp_pairs(&test_w, &n);
+        CHECK_EQ(n, 1);
+        mbp_pair p = arr[0];
+        CHECK_EQ(mbp_user(&test_w, p.a) + mbp_user(&test_w, p.b), 21u);
+        /* one body moved away by its index: the pair ends */
+        mbp_aabb away = box2(40, 0, 41, 1);
+        CHECK_ST(mbp_move_box_at(&test_w, p.b, &away), MBP_OK);
+        CHECK(body_box_is(&test_w, mbp_handle(&test_w, p.b), &away));
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        const mbp_pair *ended = test_ended(&test_w, &ne);
+        CHECK_EQ(ne, 1);
+        CHECK(ended == NULL || (ended[0].a == p.a && ended[0].b == p.b));
+        CHECK_EQ(pair_count(), 0);
+        /* both back together by index, in one batch: it begins again */
+        uint16_t both[2] = {p.a, p.b};
+        mbp_aabb back[2] = {box2(30, 30, 32, 32), box2(32, 30, 33, 31)};
+        uint32_t done = 99u;
+        CHECK_ST(mbp_move_boxes_at(&test_w, 2u, both, back, &done), MBP_OK);
+        CHECK_EQ(done, 2);
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        const mbp_pair *begun = test_begun(&test_w, &nb);
+        CHECK_EQ(nb, 1);
+        CHECK(begun == NULL || (begun[0].a == p.a && begun[0].b == p.b));
+        /* removed by index: refused by index and by handle from then on */
+        CHECK_ST(mbp_remove_at(&test_w, p.a), MBP_OK);
+        CHECK_ST(mbp_remove_at(&test_w, p.a), MBP_E_STALE);
+        CHECK_ST(mbp_move_box_at(&test_w, p.a, &away), MBP_E_STALE);
+        CHECK_ST(mbp_move_boxes_at(&test_w, 1u, &p.a, &away, &done), MBP_E_STALE);
+        CHECK_EQ(done, 0);
+        CHECK(!mbp_valid(&test_w, h[p.a == h[0].slot1 - 1u ? 0 : 1]));
+        CHECK_ST(mbp_update(&test_w), MBP_OK);
+        ended = test_ended(&test_w, &ne);
+        CHECK_EQ(ne, 1); /* the ended event still names the removed body's index */
+        CHECK(ended == NULL || (ended[0].a == p.a && ended[0].b == p.b));
+        /* its slot is free after that update: still refused, until a body is added there */
+        CHECK_ST(mbp_move_box_at(&test_w, p.a, &away), MBP_E_STALE);
+        CHECK_ST(mbp_remove_at(&test_w, p.a), MBP_E_STALE);
+        CHECK_ST(mbp_move_boxes_at(&test_w, 0u, NULL, NULL, NULL), MBP_OK);
+        CHECK_EQ(mbp_body_count(&test_w), 2);
+    }
+}
+
+TEST(move_boxes_at_stops_at_an_index_that_names_no_body_or_a_bad_box)
+{
+    for (uint32_t bi = 0; bi < diff_backend_count; bi++) {
+        init(diff_backends[bi]);
+        mbp_body h[3];
+        mbp_aabb b0 = box2(0, 0, 1, 1), to = box2(3, 3, 4, 4);
+        for (uint32_t i = 0; i < 3u; i++) {
+            CHECK_ST(mbp_add_box(&test_w, &b0, i, &h[i]), MBP_OK);
+        }
+        uint16_t x[3] = {(uint16_t)(h[0].slot1 - 1u), (uint16_t)MBP_MAX_BODIES,
+                         (uint16_t)(h[2].slot1 - 1u)};
+        mbp_aabb boxes[3] = {to, to, to};
+        uint32_t done = 99u;
+        CHECK_ST(mbp_move_boxes_at(&test_w, 3u, x, boxes, &done), MBP_E_STALE);
+        CHECK_EQ(done, 1);
+        CHECK(body_box_is(&test_w, h[0], &to));
+        CHECK(body_box_is(&test_w, h[2], &b0)); /* after the bad entry: not moved */
+        x[1] = 0xFFFFu;
+        CHECK_ST(mbp_move_boxes_at(&test_w, 2u, &x[1], boxes, &done), MBP_E_STALE);
+        CHECK_EQ(done, 0);
+        CHECK_ST(mbp_move_box_at(&test_w, 0xFFFFu, &to), MBP_E_STALE);
+        CHECK_ST(mbp_remove_at(&test_w, (uint16_t)MBP_MAX_BODIES), MBP_E_STALE);
+        /* a free slot (never used) names no body */
+        if (MBP_MAX_BODIES > 3u) {
+            CHECK_ST(mbp_move_box_at(&test_w, 3u, &to), MBP_E_STALE);
+        }
+        mbp_aabb inverted = box2(2, 2, 1, 3);
+        boxes[1] = inverted;
+        x[1] = (uint16_t)(h[1].slot1 - 1u);
+        CHECK_ST(mbp_move_boxes_at(&test_w, 3u, x, boxes, &done), MBP_E_BADBOX);
+        CHECK_EQ(done, 1);
+        CHECK(body_box_is(&test_w, h[1], &b0));
+        CHECK_ST(mbp_move_box_at(&test_w, x[1], &inverted), MBP_E_BADBOX);
+        CHECK(body_box_is(&test_w, h[1], &b0));
+        CHECK_EQ(mbp_body_count(&test_w), 3);
     }
 }

@@ -28,7 +28,7 @@ enum {
     OP_INIT, OP_ADD_BOX, OP_ADD_SPHERE, OP_MOVE_BOX, OP_MOVE_SPHERE, OP_SET_FILTER, OP_REMOVE,
     OP_UPDATE, OP_SORT_PAIRS, OP_NEXT_PAIR, OP_BEGUN, OP_GET_BOX, OP_QUERY_BOX, OP_QUERY_POINT,
     OP_RAYCAST, OP_RAYCAST_FIRST, OP_MOVE_BOXES, OP_ADD_STATIC_BOX, OP_PAIRS, OP_QUERY_SPHERE,
-    OP_COUNT
+    OP_MOVE_BOX_AT, OP_MOVE_BOXES_AT, OP_REMOVE_AT, OP_COUNT
 };
 
 static const char *const op_name[OP_COUNT] = {
@@ -36,7 +36,7 @@ static const char *const op_name[OP_COUNT] = {
     "mbp_set_filter", "mbp_remove", "mbp_update", "mbp_sort_pairs", "mbp_next_pair",
     "mbp_begun", "mbp_get_box", "mbp_query_box", "mbp_query_point", "mbp_raycast",
     "mbp_raycast_first", "mbp_move_boxes", "mbp_add_static_box", "mbp_pairs",
-    "mbp_query_sphere"};
+    "mbp_query_sphere", "mbp_move_box_at", "mbp_move_boxes_at", "mbp_remove_at"};
 #if STACK_MEASURED
 static const uint32_t op_bound[OP_COUNT] = {
     MBP_STACK_BOUND_mbp_init, MBP_STACK_BOUND_mbp_add_box, MBP_STACK_BOUND_mbp_add_sphere,
@@ -46,7 +46,8 @@ static const uint32_t op_bound[OP_COUNT] = {
     MBP_STACK_BOUND_mbp_get_box, MBP_STACK_BOUND_mbp_query_box, MBP_STACK_BOUND_mbp_query_point,
     MBP_STACK_BOUND_mbp_raycast, MBP_STACK_BOUND_mbp_raycast_first,
     MBP_STACK_BOUND_mbp_move_boxes, MBP_STACK_BOUND_mbp_add_static_box, MBP_STACK_BOUND_mbp_pairs,
-    MBP_STACK_BOUND_mbp_query_sphere};
+    MBP_STACK_BOUND_mbp_query_sphere, MBP_STACK_BOUND_mbp_move_box_at,
+    MBP_STACK_BOUND_mbp_move_boxes_at, MBP_STACK_BOUND_mbp_remove_at};
 #endif
 
 /* The call's arguments and results: static, so the measuring frame stays small and fixed. */
@@ -55,6 +56,7 @@ static struct {
     mbp_aabb box;
     mbp_sphere sphere;
     mbp_body h;
+    uint16_t index; /* h's index, for the _at calls */
     mbp_body out_h;
     mbp_scalar p0[MBP_DIM], p1[MBP_DIM];
     uint16_t idx[8];
@@ -123,6 +125,11 @@ static __attribute__((noinline)) uint32_t run(int op)
         a.st = mbp_raycast_first(&test_w, a.p0, a.p1, 0xFFFFu, a.hits, &a.found);
         break;
     case OP_MOVE_BOXES: a.st = mbp_move_boxes(&test_w, 1u, &a.h, &a.box, &a.count); break;
+    case OP_MOVE_BOX_AT: a.st = mbp_move_box_at(&test_w, a.index, &a.box); break;
+    case OP_MOVE_BOXES_AT:
+        a.st = mbp_move_boxes_at(&test_w, 1u, &a.index, &a.box, &a.count);
+        break;
+    case OP_REMOVE_AT: a.st = mbp_remove_at(&test_w, a.index); break;
     case OP_ADD_STATIC_BOX: a.st = mbp_add_static_box(&test_w, &a.box, 7u, &a.out_h); break;
     case OP_PAIRS: a.st = mbp_pairs(&test_w, &a.count) != NULL ? MBP_OK : MBP_E_PARAM; break;
     default: a.st = MBP_E_PARAM; break;
@@ -200,13 +207,14 @@ static void scene(mbp_backend b, uint32_t seed)
         call(OP_PAIRS, MBP_OK, MBP_OK);
         for (uint32_t m = 0; m < n / 3u; m++) {
             a.h = h[test_below(&rng, n)];
+            a.index = (uint16_t)(a.h.slot1 - 1u);
             uint32_t kind = test_below(&rng, 3u);
             if (kind == 2u) {
                 set_box(&rng);
-                call(OP_MOVE_BOXES, MBP_OK, MBP_OK);
+                call((m & 1u) != 0u ? OP_MOVE_BOXES_AT : OP_MOVE_BOXES, MBP_OK, MBP_OK);
             } else if (kind == 0u) {
                 set_box(&rng);
-                call(OP_MOVE_BOX, MBP_OK, MBP_OK);
+                call((m & 1u) != 0u ? OP_MOVE_BOX_AT : OP_MOVE_BOX, MBP_OK, MBP_OK);
             } else {
                 set_sphere(&rng);
                 call(OP_MOVE_SPHERE, MBP_OK, MBP_OK);
@@ -216,7 +224,8 @@ static void scene(mbp_backend b, uint32_t seed)
         call(OP_SET_FILTER, MBP_OK, MBP_OK);
         call(OP_GET_BOX, MBP_OK, MBP_OK);
         if (f % 4u == 3u) {
-            call(OP_REMOVE, MBP_OK, MBP_OK);
+            a.index = (uint16_t)(a.h.slot1 - 1u);
+            call(f % 8u == 7u ? OP_REMOVE_AT : OP_REMOVE, MBP_OK, MBP_OK);
             call(OP_UPDATE, MBP_OK, MBP_E_PAIRS_FULL);
             set_box(&rng);
             call(OP_ADD_BOX, MBP_OK, MBP_OK);

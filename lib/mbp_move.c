@@ -96,11 +96,10 @@ MBP__COLD mbp_status move_slow(mbp_world *w, const uint16_t *next, mbp_body h,
  * stop the list, with the status in *st. wants (a constant where inlined): the backend is told of
  * each move first (mbp__backend_move(); it reads the old box), and its MBP_E_NOROOM stops the
  * list there with that body unchanged. */
-MBP__HOT bool move_one(mbp_world *w, uint32_t i, bool gen_ok, const mbp_body *h,
-                       const mbp_aabb *b, uint16_t **next, mbp_status *st, bool wants)
+MBP__HOT bool move_one(mbp_world *w, uint8_t *flags, mbp_aabb *box, uint32_t i, bool gen_ok,
+                       const mbp_body *h, const mbp_aabb *b, uint16_t **next, mbp_status *st,
+                       bool wants)
 {
-    uint8_t *flags = w->flags;
-    mbp_aabb *box = w->box;
     uint32_t f = i < (uint32_t)MBP_MAX_BODIES ? flags[i] : 0u;
     if ((f & (MBP__LIVE | MBP__DYING | MBP__VOLUME)) == MBP__LIVE && gen_ok && quick_good(b)) {
         if (wants) {
@@ -133,13 +132,15 @@ MBP__HOT bool move_one(mbp_world *w, uint32_t i, bool gen_ok, const mbp_body *h,
 MBP__HOT const mbp_body *move_list_in(mbp_world *w, const mbp_body *h, const mbp_body *end,
                                       const mbp_aabb *b, mbp_status *st, bool wants)
 {
+    uint8_t *flags = w->flags;
+    mbp_aabb *box = w->box;
     const uint16_t *gen = w->gen;
     uint16_t *next = &w->dirty[w->dirty_count]; /* where the next body listed goes */
     *st = MBP_OK;
     do {
         uint32_t i = (uint32_t)h->slot1 - 1u; /* the null handle wraps past MBP_MAX_BODIES */
-        if (!move_one(w, i, i < (uint32_t)MBP_MAX_BODIES && gen[i] == h->gen, h, b, &next, st,
-                      wants)) {
+        if (!move_one(w, flags, box, i, i < (uint32_t)MBP_MAX_BODIES && gen[i] == h->gen, h, b,
+                      &next, st, wants)) {
             break;
         }
         h++;
@@ -189,10 +190,12 @@ mbp_status mbp_move_boxes(mbp_world *w, uint32_t n, const mbp_body *bodies,
 MBP__HOT const uint16_t *index_list_in(mbp_world *w, const uint16_t *x, const uint16_t *end,
                                        const mbp_aabb *b, mbp_status *st, bool wants)
 {
+    uint8_t *flags = w->flags;
+    mbp_aabb *box = w->box;
     uint16_t *next = &w->dirty[w->dirty_count];
     *st = MBP_OK;
     do {
-        if (!move_one(w, *x, true, NULL, b, &next, st, wants)) {
+        if (!move_one(w, flags, box, *x, true, NULL, b, &next, st, wants)) {
             break;
         }
         x++;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* mbp_internal.h: what the world's files share (mbp_world.c, mbp_move.c, mbp_update.c,
- * mbp_output.c, mbp_query.c, mbp_backend.c, the shape and fast-body code). Not for users. Backends do not
- * include it: they see only mbp_bp.h.
+ * mbp_output.c, mbp_query.c, mbp_backend.c, the shape and fast-body code). Not for users.
+ * Backends do not include it: they see only mbp_bp.h.
  */
 #ifndef MBP_INTERNAL_H
 #define MBP_INTERNAL_H

@@ -8,14 +8,16 @@
  */
 #include "mbp_internal.h"
 
-/* mbp__box_good() for the common move, with cheaper tests: the same answer. In float each axis
- * takes two integer tests on the coordinates' bits and one float test: min >= -2^60 unless min
- * is positive (its bits, unsigned, at most those of -2^60: 0xDD800000), max <= 2^60 unless max is
- * negative (its bits, signed, at most those of 2^60: 0x5D800000), then min <= max. That one
- * fails for a NaN, and so for the NaNs and infinities the first two let through (+NaN or +inf
- * min, -NaN or -inf max), since the first two bound max above and min below. No float constant
- * to load, and two integer compares in place of two float ones (each a compare, a move of the
- * flags and a branch on the Cortex-M4). */
+/* mbp__box_good() for the common move, on the coordinates' bits alone: no float compare (a
+ * compare, a move of the flags and a branch on the Cortex-M4; a library call without an FPU).
+ * True only for a good box; false for a bad one, and for a max of -0 over a min of +0 (good, as
+ * floats compare), which the slow path then takes. Per axis, lo and hi are min's and max's bits:
+ * - lo <= 0xDD800000 (unsigned): min >= -2^60, or min's sign is clear (+inf and +NaN included);
+ * - hi <= 0x5D800000: max in [+0, 2^60]. Then min <= max is lo <= hi as signed integers (a
+ *   negative min is below; a positive one, NaN and inf too, compares as its bits do);
+ * - else max's sign must be set (hi >= 0x80000000), and lo >= hi: min is negative too, as large
+ *   in magnitude or larger (and so max finite, at least -2^60: hi <= lo <= 0xDD800000).
+ * Signed means two's complement, as every target's compiler converts. */
 #if MBP_SCALAR == MBP_FIXED
 MBP__HOT bool quick_good(const mbp_aabb *b)
 {
@@ -24,9 +26,14 @@ MBP__HOT bool quick_good(const mbp_aabb *b)
 #else
 MBP__HOT bool quick_axis(const mbp_aabb *b, int k)
 {
-    /* min's bits unsigned, max's signed (two's complement, as every target's compiler converts) */
-    return mbp__float_bits(b->min[k]) <= 0xDD800000u &&
-           (int32_t)mbp__float_bits(b->max[k]) <= 0x5D800000 && b->min[k] <= b->max[k];
+    uint32_t lo = mbp__float_bits(b->min[k]), hi = mbp__float_bits(b->max[k]);
+    if (lo > 0xDD800000u) {
+        return false;
+    }
+    if (hi <= 0x5D800000u) {
+        return (int32_t)lo <= (int32_t)hi;
+    }
+    return hi >= 0x80000000u && lo >= hi;
 }
 
 MBP__HOT bool quick_good(const mbp_aabb *b)

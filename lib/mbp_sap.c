@@ -315,7 +315,8 @@ mbp_status mbp__sap_update(mbp_sap_state *s, const mbp__bodies *v, mbp__sink *ou
      * bodies' endpoints went above). */
     if (!full && v->moved_count != 0u) {
         /* sap_budget swaps a body, times log2(bodies) / 10 from 1024 bodies on: a rebuild costs
-         * O(n log n). Clamped below 2^32 (up to 104856 a body, times 65536 bodies). The
+         * O(n log n). Clamped below 2^31 (32767 swaps a body at 65536 bodies), so that a
+         * batch pass's count of swaps left wraps past it when it runs out (sort_axis()). The
          * division is a 32-bit one: in 64 bits it is a libgcc call on Cortex-M. */
         uint32_t lg = 9u, m = s->n >> 11; /* lg: 10 up to 1024 bodies, then log2(bodies) */
         do {
@@ -323,7 +324,7 @@ mbp_status mbp__sap_update(mbp_sap_state *s, const mbp__bodies *v, mbp__sink *ou
             m >>= 1;
         } while (m != 0u);
         uint64_t b64 = (uint64_t)((uint32_t)s->budget * lg / 10u) * (s->n / 2u + 1u);
-        uint32_t budget = b64 < UINT32_MAX ? (uint32_t)b64 : UINT32_MAX;
+        uint32_t budget = b64 < 0x7FFFFFFFu ? (uint32_t)b64 : 0x7FFFFFFFu;
         if (16u * v->moved_count >= s->n) { /* s->n: 2 endpoints a body */
             s->batch_last = 1u;
             full = mbp__sap_sort_all(&r, budget);

@@ -418,6 +418,9 @@ MBP__LOOP uint64_t sort_pass(const axis *ax, mbp__sink *out, uint32_t end, uint3
     return (uint64_t)tests << 32 | left;
 }
 
+/* Axis k by one batch pass; false when the swaps exceed the budget (the caller rebuilds). Called
+ * only while r->swaps <= budget (mbp__sap_sort_all() stops at the first false), so the swaps
+ * left, budget - r->swaps, do not wrap. */
 HOT bool sort_axis(run *r, int k, uint32_t budget)
 {
     axis x;

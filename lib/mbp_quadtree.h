@@ -37,6 +37,9 @@ typedef struct mbp_quadtree_state {
     mbp_scalar root;            /* the world box's edge, cell * 2^depth */
 #endif
     uint8_t depth;              /* params.quadtree_depth: levels below the root */
+#if MBP_SCALAR == MBP_FIXED
+    int8_t shift;               /* log2(cell) when cell is a power of two, else -1 */
+#endif
     uint16_t free_head;         /* first free node */
     uint16_t used;              /* nodes in use (the root included) */
     uint16_t cap;               /* nodes usable, MBP_QUADTREE_NODES; tests lower it */

@@ -33,7 +33,11 @@ MBP__HOT place place_of(const mbp_quadtree_state *s, const mbp_aabb *b)
 #if MBP_SCALAR == MBP_FIXED
         qt_wide off = (qt_wide)b->min[k] - s->origin[k] + e / 2;
         inside = inside && off >= 0 && off < root;
-        fine[k] = inside ? (uint32_t)off / (uint32_t)s->cell : 0u; /* off < root < 2^32 */
+        fine[k] = 0u;
+        if (inside) { /* off < root < 2^32 */
+            fine[k] = s->shift >= 0 ? (uint32_t)off >> (uint32_t)s->shift
+                                    : (uint32_t)off / (uint32_t)s->cell;
+        }
 #else
         qt_wide off = (b->min[k] - s->origin[k]) + e * 0.5f;
         inside = inside && off >= 0 && off < root;

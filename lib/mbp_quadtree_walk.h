@@ -68,7 +68,31 @@ MBP__HOT uint32_t unit_of(const mbp_quadtree_state *s, qt_wide x)
         return top;
     }
 #if MBP_SCALAR == MBP_FIXED
-    uint32_t u = (uint32_t)((x << QT_FRAC) / s->cell); /* x < cell * 2^depth: u < top */
+    /* floor(x * 2^QT_FRAC / cell) in 32 bits: 0 < x < cell * 2^depth <= UINT32_MAX (checked at
+     * init), so u < top. An int64 division would be a library call on every Cortex-M (hundreds
+     * of instructions on the M0, per edge of every box a walk measures); a power of two shifts. */
+    uint32_t ux = (uint32_t)x, c = (uint32_t)s->cell; /* 1 <= c < 2^31 */
+    uint32_t u;
+    if (s->shift < 0) {
+        if (ux <= (UINT32_MAX >> QT_FRAC)) {
+            u = (ux << QT_FRAC) / c;
+        } else { /* the quotient's whole part, then its QT_FRAC bits by long division */
+            u = ux / c;
+            uint32_t r = ux - u * c; /* r < c < 2^31: 2r fits */
+            for (uint32_t j = 0u; j < QT_FRAC; j++) {
+                r <<= 1;
+                u <<= 1;
+                if (r >= c) {
+                    r -= c;
+                    u |= 1u;
+                }
+            }
+        }
+    } else if ((uint32_t)s->shift >= QT_FRAC) {
+        u = ux >> ((uint32_t)s->shift - QT_FRAC);
+    } else {
+        u = ux << (QT_FRAC - (uint32_t)s->shift); /* ux < 2^(shift + depth): u < top */
+    }
 #else
     uint32_t u = (uint32_t)(x * ((qt_wide)(1u << QT_FRAC) * s->inv)); /* may round up to top */
 #endif

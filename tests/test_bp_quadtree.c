@@ -14,6 +14,7 @@ static mbp_quadtree_state g_qt;
 #define BP_UPDATE(v, out) mbp__quadtree_update(&g_qt, v, out)
 #define BP_QUERY(v, box, fn, c) mbp__quadtree_query(&g_qt, v, box, fn, c)
 #include "bp_harness.h"
+#include "mbp_quadtree_walk.h" /* unit_of(), tested on its own below */
 
 /* The world box from -half to +half units on every axis, finest cells of 1/2^shift units. */
 static mbp_params qt_params(int32_t half, uint32_t shift, uint8_t depth)
@@ -84,19 +85,26 @@ static bool qt_valid(const bp_h *h)
     return reached == g_qt.used && bodies == h->live;
 }
 
-/* Random scenes of n bodies (bp_random_run()) in the world box qt_init(half, shift, depth): the
- * updates whose pairs were wrong, plus one if a hook refused or the structure is broken. */
-static uint32_t qt_random(int32_t half, uint32_t shift, uint8_t depth, uint32_t n, int32_t span,
-                          int32_t size)
+/* Random scenes of n bodies (bp_random_run()) in the world box of p: the updates whose pairs
+ * were wrong, plus one if a hook refused or the structure is broken. */
+static uint32_t qt_random_in(const mbp_params *p, uint32_t n, int32_t span, int32_t size)
 {
     uint32_t wrong = 0u;
     for (uint32_t seed = 1; seed <= TEST_SEEDS; seed++) {
         uint32_t noroom;
-        qt_init(half, shift, depth);
+        CHECK_ST(mbp__quadtree_init(&g_qt, p), MBP_OK);
         wrong += bp_random_run(&g_bp, seed, n, TEST_FRAMES, span, size, true, &noroom);
         wrong += noroom != 0u || !qt_valid(&g_bp) ? 1u : 0u;
     }
     return wrong;
+}
+
+/* The same in the world box qt_init(half, shift, depth). */
+static uint32_t qt_random(int32_t half, uint32_t shift, uint8_t depth, uint32_t n, int32_t span,
+                          int32_t size)
+{
+    mbp_params p = qt_params(half, shift, depth);
+    return qt_random_in(&p, n, span, size);
 }
 
 TEST(bp_quadtree_random_scenes_give_exactly_the_overlapping_pairs)
@@ -115,6 +123,72 @@ TEST(bp_quadtree_is_exact_with_sizes_spread_over_two_orders_of_magnitude)
     /* Cells of 1/16 to 128 units; bodies of 0 to 50 units. */
     CHECK_EQ(qt_random(64, 4u, 11u, TEST_BODIES / 4u, 200, 200), 0);
 }
+
+#if MBP_SCALAR == MBP_FIXED
+TEST(bp_quadtree_is_exact_in_fixed_point_worlds_measured_by_long_division_and_by_small_shifts)
+{
+    /* Cells of 3/4 unit (not a power of two: unit_of() divides), 2^13 of them: 6144 units wide
+     * from -4100, so the scene around 0 lies across offset 4096 units (2^28 raw), where
+     * unit_of() turns from one division to the long one. */
+    mbp_params p = qt_params(4100, 0u, 13u);
+    p.quadtree_cell = mbp_from_ratio(3, 4);
+    CHECK_EQ(qt_random_in(&p, TEST_BODIES / 4u, 160, 12), 0);
+    /* Cells of 4 raw units (a power of two below 2^QT_FRAC: unit_of() shifts left), 2^15 of
+     * them: a world box of 2^17 raw units in the middle of the scene, which lies mostly outside. */
+    p = qt_params(0, 0u, 15u);
+    p.quadtree_cell = 4;
+    for (int k = 0; k < MBP_DIM; k++) {
+        p.quadtree_origin[k] = -((int32_t)1 << 16);
+    }
+    CHECK_EQ(qt_random_in(&p, TEST_BODIES / 4u, 160, 12), 0);
+}
+
+/* unit_of()'s reference: floor(x * 2^QT_FRAC / cell) by a 64-bit division, clamped to the
+ * world box as unit_of() clamps. */
+static uint32_t unit_ref(const mbp_quadtree_state *s, int64_t x)
+{
+    uint32_t top = 1u << (QT_FRAC + s->depth);
+    if (x <= 0) {
+        return 0u;
+    }
+    if (x >= ((int64_t)s->cell << s->depth)) {
+        return top;
+    }
+    int64_t u = x * ((int64_t)1 << QT_FRAC) / s->cell;
+    return u < (int64_t)top ? (uint32_t)u : top;
+}
+
+TEST(bp_quadtree_measures_offsets_in_32_bits_as_a_64_bit_division_would)
+{
+    /* Finest cells (raw units) and depths up to a world edge of nearly 2^32 raw units. */
+    static const int32_t cells[] = {1, 2, 8, 3, 65536, 131071, 0x10001, 12345, 0x7FFFFFFF, 1 << 30};
+    static const uint8_t depths[] = {0u, 15u, 12u, 5u, 13u, 15u, 15u, 15u, 1u, 1u};
+    uint32_t seed = 7u, wrong = 0u, checked = 0u;
+    for (uint32_t w = 0; w < sizeof cells / sizeof cells[0]; w++) {
+        mbp_params p = qt_params(0, 0u, depths[w]);
+        p.quadtree_cell = cells[w];
+        CHECK_ST(mbp__quadtree_init(&g_qt, &p), MBP_OK);
+        int64_t c = cells[w], root = c << depths[w];
+        const int64_t edges[] = {-1, 0, 1, 2, c - 1, c, c + 1, (1 << 28) - 1, 1 << 28,
+                                 (1 << 28) + 1, root / 2, root - c, root - 2, root - 1, root,
+                                 root + 1};
+        for (uint32_t e = 0; e < sizeof edges / sizeof edges[0]; e++) {
+            wrong += unit_of(&g_qt, edges[e]) != unit_ref(&g_qt, edges[e]) ? 1u : 0u;
+            checked++;
+        }
+        for (uint32_t r = 0; r < 500u; r++) {
+            /* anywhere in the world, and one raw unit either side of a multiple of the cell */
+            int64_t x = (int64_t)(((uint64_t)test_rand(&seed) * (uint64_t)root) >> 32);
+            int64_t m = x - x % c + (int64_t)test_below(&seed, 3u) - 1;
+            wrong += unit_of(&g_qt, x) != unit_ref(&g_qt, x) ? 1u : 0u;
+            wrong += unit_of(&g_qt, m) != unit_ref(&g_qt, m) ? 1u : 0u;
+            checked += 2u;
+        }
+    }
+    CHECK_EQ(wrong, 0);
+    CHECK_EQ(checked, 10u * (16u + 1000u));
+}
+#endif
 
 TEST(bp_quadtree_gives_every_node_back_once_its_bodies_are_gone)
 {

@@ -313,13 +313,7 @@ mbp_status mbp__cells_setup(mbp_grid_state *s, const mbp_params *p, uint8_t mode
         return MBP_E_PARAM;
     }
     s->cell = (uint32_t)p->cell_size;
-    s->shift = -1;
-    if ((s->cell & (s->cell - 1u)) == 0u) {
-        s->shift = 0;
-        while ((1u << s->shift) != s->cell) {
-            s->shift++;
-        }
-    }
+    s->shift = mbp__log2_exact(s->cell);
 #else
     /* Written so that NaN fails. 2^-40 keeps (x - origin) / cell finite for every x. */
     if (!(p->cell_size >= 1.0f / 1099511627776.0f && p->cell_size <= MBP_RANGE)) {

@@ -135,14 +135,7 @@ mbp_status mbp__quadtree_init(mbp_quadtree_state *s, const mbp_params *p)
     s->cell = p->quadtree_cell;
     s->depth = p->quadtree_depth;
 #if MBP_SCALAR == MBP_FIXED
-    /* A power of two measures by shifts: a division is a library call on the Cortex-M0. */
-    s->shift = -1;
-    if ((s->cell & (s->cell - 1)) == 0) {
-        s->shift = 0;
-        while (((int32_t)1 << s->shift) != s->cell) {
-            s->shift++;
-        }
-    }
+    s->shift = (int8_t)mbp__log2_exact((uint32_t)s->cell);
 #endif
     for (uint32_t j = 0; j < (uint32_t)MBP__QT_KIDS; j++) {
         s->node[0].kid[j] = MBP__QT_NULL;

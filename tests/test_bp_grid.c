@@ -272,4 +272,21 @@ TEST(bp_cells_inits_refuse_bad_parameters)
     CHECK_ST(mbp__grid_init(&g_cells, &p), MBP_E_PARAM);
 #endif
 }
+
+#if MBP_SCALAR == MBP_FIXED && MBP_WITH_GRID
+TEST(bp_cells_map_by_shifts_only_when_the_cell_is_a_power_of_two)
+{
+    mbp_params p;
+    mbp_params_default(&p);
+    p.cell_size = 16; /* raw units */
+    CHECK_ST(mbp__grid_init(&g_cells, &p), MBP_OK);
+    CHECK_EQ(g_cells.shift, 4);
+    p.cell_size = 24;
+    CHECK_ST(mbp__grid_init(&g_cells, &p), MBP_OK);
+    CHECK_EQ(g_cells.shift, -1);
+    p.cell_size = MBP_ONE;
+    CHECK_ST(mbp__grid_init(&g_cells, &p), MBP_OK);
+    CHECK_EQ(g_cells.shift, MBP_FIXED_FRAC_BITS);
+}
+#endif
 #endif

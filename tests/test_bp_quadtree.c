@@ -188,6 +188,29 @@ TEST(bp_quadtree_measures_offsets_in_32_bits_as_a_64_bit_division_would)
     CHECK_EQ(wrong, 0);
     CHECK_EQ(checked, 10u * (16u + 1000u));
 }
+
+TEST(bp_log2_exact_finds_the_powers_of_two_and_only_them)
+{
+    CHECK_EQ(mbp__log2_exact(0u), -1);
+    CHECK_EQ(mbp__log2_exact(0xFFFFFFFFu), -1);
+    for (int32_t k = 0; k < 32; k++) {
+        uint32_t v = 1u << k;
+        CHECK_EQ(mbp__log2_exact(v), k);
+        if (k >= 2) {
+            CHECK_EQ(mbp__log2_exact(v - 1u), -1);
+            CHECK_EQ(mbp__log2_exact(v + 1u), -1);
+            CHECK_EQ(mbp__log2_exact(v | 2u), -1);
+        }
+    }
+    /* The quadtree keeps it: a shift for 8 raw units, a division for 12. */
+    mbp_params p = qt_params(0, 0u, 4u);
+    p.quadtree_cell = 8;
+    CHECK_ST(mbp__quadtree_init(&g_qt, &p), MBP_OK);
+    CHECK_EQ(g_qt.shift, 3);
+    p.quadtree_cell = 12;
+    CHECK_ST(mbp__quadtree_init(&g_qt, &p), MBP_OK);
+    CHECK_EQ(g_qt.shift, -1);
+}
 #endif
 
 TEST(bp_quadtree_gives_every_node_back_once_its_bodies_are_gone)

@@ -83,20 +83,6 @@ static inline uint32_t mbp__float_bits(mbp_scalar f)
 }
 #endif
 
-#if MBP_SCALAR == MBP_FIXED
-/* log2(v) when v is a power of two, else -1: a fixed-point cell of 2^k raw units maps by shifts,
- * since a division is a library call on the Cortex-M0. At init only (up to 32 steps). */
-static inline int32_t mbp__log2_exact(uint32_t v)
-{
-    for (int32_t k = 0; k < 32; k++) {
-        if ((1u << k) == v) {
-            return k;
-        }
-    }
-    return -1;
-}
-#endif
-
 #if MBP_ASSERT
 #define MBP__ASSERT(e) ((e) ? (void)0 : mbp_port_assert_failed(#e, __FILE__, __LINE__))
 #else
@@ -117,6 +103,26 @@ static inline int32_t mbp__log2_exact(uint32_t v)
 #define MBP__HOT static inline
 #define MBP__LOOP static
 #define MBP__COLD static
+#endif
+
+#if MBP_SCALAR == MBP_FIXED
+/* log2(v) when v is a power of two, else -1: a fixed-point cell of 2^k raw units maps by shifts,
+ * since a division is a library call on the Cortex-M0. At init only (up to 32 steps). */
+static inline int32_t mbp__log2_exact(uint32_t v)
+{
+    for (int32_t k = 0; k < 32; k++) {
+        if ((1u << k) == v) {
+            return k;
+        }
+    }
+    return -1;
+}
+
+/* floor(u / cell), by a shift when shift = mbp__log2_exact(cell) >= 0. */
+MBP__HOT uint32_t mbp__cell_div(uint32_t u, int32_t shift, uint32_t cell)
+{
+    return shift >= 0 ? u >> shift : u / cell;
+}
 #endif
 
 /* Body flags, one byte per body. Backends read only MBP__LIVE, MBP__DYING and MBP__DIRTY. */

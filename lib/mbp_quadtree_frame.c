@@ -35,8 +35,7 @@ MBP__HOT place place_of(const mbp_quadtree_state *s, const mbp_aabb *b)
         inside = inside && off >= 0 && off < root;
         fine[k] = 0u;
         if (inside) { /* off < root < 2^32 */
-            fine[k] = s->shift >= 0 ? (uint32_t)off >> (uint32_t)s->shift
-                                    : (uint32_t)off / (uint32_t)s->cell;
+            fine[k] = mbp__cell_div((uint32_t)off, s->shift, (uint32_t)s->cell);
         }
 #else
         qt_wide off = (b->min[k] - s->origin[k]) + e * 0.5f;

@@ -189,20 +189,10 @@ TEST(bp_quadtree_measures_offsets_in_32_bits_as_a_64_bit_division_would)
     CHECK_EQ(checked, 10u * (16u + 1000u));
 }
 
-TEST(bp_log2_exact_finds_the_powers_of_two_and_only_them)
+/* The quadtree keeps mbp__log2_exact()'s answer (tested in test_bp_shared.c): a shift for a cell
+ * of 8 raw units, a division for 12. */
+TEST(bp_quadtree_keeps_a_shift_only_for_a_power_of_two_cell)
 {
-    CHECK_EQ(mbp__log2_exact(0u), -1);
-    CHECK_EQ(mbp__log2_exact(0xFFFFFFFFu), -1);
-    for (int32_t k = 0; k < 32; k++) {
-        uint32_t v = 1u << k;
-        CHECK_EQ(mbp__log2_exact(v), k);
-        if (k >= 2) {
-            CHECK_EQ(mbp__log2_exact(v - 1u), -1);
-            CHECK_EQ(mbp__log2_exact(v + 1u), -1);
-            CHECK_EQ(mbp__log2_exact(v | 2u), -1);
-        }
-    }
-    /* The quadtree keeps it: a shift for 8 raw units, a division for 12. */
     mbp_params p = qt_params(0, 0u, 4u);
     p.quadtree_cell = 8;
     CHECK_ST(mbp__quadtree_init(&g_qt, &p), MBP_OK);

@@ -106,22 +106,24 @@ static inline uint32_t mbp__float_bits(mbp_scalar f)
 #endif
 
 #if MBP_SCALAR == MBP_FIXED
-/* log2(v) when v is a power of two, else -1: a fixed-point cell of 2^k raw units maps by shifts,
- * since a division is a library call on the Cortex-M0. At init only (up to 32 steps). */
-static inline int32_t mbp__log2_exact(uint32_t v)
+/* Fixed-point cells (the type, which the backends' states hold, is in mbp_world_types.h).
+ * The map of an edge of `edge` raw units, edge >= 1. At init only (32 steps). */
+static inline mbp__cellmap mbp__cellmap_of(uint32_t edge)
 {
+    mbp__cellmap m = {edge, -1};
     for (int32_t k = 0; k < 32; k++) {
-        if ((1u << k) == v) {
-            return k;
+        if ((1u << k) == edge) {
+            m.shift = k;
         }
     }
-    return -1;
+    return m;
 }
 
-/* floor(u / cell), by a shift when shift = mbp__log2_exact(cell) >= 0. */
-MBP__HOT uint32_t mbp__cell_div(uint32_t u, int32_t shift, uint32_t cell)
+/* floor(u / m->edge): by the shift when there is one, else by a division. Reads m->edge only
+ * to divide, so a power-of-two cell does not load it. */
+MBP__HOT uint32_t mbp__cell_div(const mbp__cellmap *m, uint32_t u)
 {
-    return shift >= 0 ? u >> shift : u / cell;
+    return m->shift >= 0 ? u >> m->shift : u / m->edge;
 }
 #endif
 

@@ -312,8 +312,7 @@ mbp_status mbp__cells_setup(mbp_grid_state *s, const mbp_params *p, uint8_t mode
     if (p->cell_size < 1 || p->cell_size > MBP_RANGE) {
         return MBP_E_PARAM;
     }
-    s->cell = (uint32_t)p->cell_size;
-    s->shift = mbp__log2_exact(s->cell);
+    s->cell = mbp__cellmap_of((uint32_t)p->cell_size);
 #else
     /* Written so that NaN fails. 2^-40 keeps (x - origin) / cell finite for every x. */
     if (!(p->cell_size >= 1.0f / 1099511627776.0f && p->cell_size <= MBP_RANGE)) {
@@ -329,7 +328,7 @@ mbp_status mbp__cells_setup(mbp_grid_state *s, const mbp_params *p, uint8_t mode
     uint32_t from = 0u;
     for (uint32_t l = 0; l < s->levels; l++) {
 #if MBP_SCALAR == MBP_FIXED
-        uint64_t lim = (uint64_t)s->cell << l;
+        uint64_t lim = (uint64_t)s->cell.edge << l;
         uint32_t upto = lim > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)lim;
 #else
         uint32_t upto = 0x3F800000u + (l << 23); /* the bits of 2^l, l <= 15 */

@@ -22,8 +22,7 @@ typedef struct mbp_grid_state {
     /* Geometry, set at init from the params (first: the move hook reads it). */
     mbp_scalar origin[MBP_DIM];
 #if MBP_SCALAR == MBP_FIXED
-    uint32_t cell;  /* cell size in raw units */
-    int32_t shift;  /* log2(cell) when a power of two, else -1 */
+    mbp__cellmap cell;        /* cell size in raw units, with its shift */
 #else
     mbp_scalar inv;           /* 1 / cell size */
     mbp_scalar fbias;         /* bias as a float */

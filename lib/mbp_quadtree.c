@@ -132,11 +132,12 @@ mbp_status mbp__quadtree_init(mbp_quadtree_state *s, const mbp_params *p)
         s->origin[k] = p->quadtree_origin[k];
         s->node[0].cell[k] = 0u;
     }
-    s->cell = p->quadtree_cell;
-    s->depth = p->quadtree_depth;
 #if MBP_SCALAR == MBP_FIXED
-    s->shift = (int8_t)mbp__log2_exact((uint32_t)s->cell);
+    s->cell = mbp__cellmap_of((uint32_t)p->quadtree_cell);
+#else
+    s->cell = p->quadtree_cell;
 #endif
+    s->depth = p->quadtree_depth;
     for (uint32_t j = 0; j < (uint32_t)MBP__QT_KIDS; j++) {
         s->node[0].kid[j] = MBP__QT_NULL;
     }

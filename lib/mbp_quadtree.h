@@ -31,15 +31,14 @@ typedef struct mbp_quadtree_state {
     mbp_aabb rec[MBP_MAX_BODIES];          /* body -> its box as of the last update (in the tree) */
     uint8_t home[MBP_MAX_BODIES];          /* a full frame's: the depth of the body's home node */
     mbp_scalar origin[MBP_DIM]; /* params.quadtree_origin: the world box's min corner */
+#if MBP_SCALAR == MBP_FIXED
+    mbp__cellmap cell;          /* params.quadtree_cell: the finest cell's edge, with its shift */
+#else
     mbp_scalar cell;            /* params.quadtree_cell: the finest cell's edge */
-#if MBP_SCALAR != MBP_FIXED
     mbp_scalar inv;             /* 1 / cell */
     mbp_scalar root;            /* the world box's edge, cell * 2^depth */
 #endif
     uint8_t depth;              /* params.quadtree_depth: levels below the root */
-#if MBP_SCALAR == MBP_FIXED
-    int8_t shift;               /* log2(cell) when cell is a power of two, else -1 */
-#endif
     uint16_t free_head;         /* first free node */
     uint16_t used;              /* nodes in use (the root included) */
     uint16_t cap;               /* nodes usable, MBP_QUADTREE_NODES; tests lower it */

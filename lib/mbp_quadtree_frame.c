@@ -35,7 +35,7 @@ MBP__HOT place place_of(const mbp_quadtree_state *s, const mbp_aabb *b)
         inside = inside && off >= 0 && off < root;
         fine[k] = 0u;
         if (inside) { /* off < root < 2^32 */
-            fine[k] = mbp__cell_div((uint32_t)off, s->shift, (uint32_t)s->cell);
+            fine[k] = mbp__cell_div(&s->cell, (uint32_t)off);
         }
 #else
         qt_wide off = (b->min[k] - s->origin[k]) + e * 0.5f;
@@ -47,7 +47,7 @@ MBP__HOT place place_of(const mbp_quadtree_state *s, const mbp_aabb *b)
         ext = e > ext ? e : ext;
     }
     uint32_t d = s->depth;
-    qt_wide lim = s->cell;
+    qt_wide lim = cell_edge(s);
     while (d > 0u && ext > lim) {
         d--;
         lim *= 2;

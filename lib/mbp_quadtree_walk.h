@@ -18,11 +18,21 @@ typedef int64_t qt_wide; /* an offset from the world's min corner, exact */
 typedef mbp_scalar qt_wide;
 #endif
 
+/* The finest cell's edge. */
+MBP__HOT qt_wide cell_edge(const mbp_quadtree_state *s)
+{
+#if MBP_SCALAR == MBP_FIXED
+    return s->cell.edge;
+#else
+    return s->cell;
+#endif
+}
+
 /* The world box's edge: the root's cell. */
 MBP__HOT qt_wide root_edge(const mbp_quadtree_state *s)
 {
 #if MBP_SCALAR == MBP_FIXED
-    return (qt_wide)s->cell << s->depth;
+    return cell_edge(s) << s->depth;
 #else
     return s->root;
 #endif
@@ -71,9 +81,10 @@ MBP__HOT uint32_t unit_of(const mbp_quadtree_state *s, qt_wide x)
     /* floor(x * 2^QT_FRAC / cell) in 32 bits: 0 < x < cell * 2^depth <= UINT32_MAX (checked at
      * init), so u < top. An int64 division would be a library call on every Cortex-M (hundreds
      * of instructions on the M0, per edge of every box a walk measures); a power of two shifts. */
-    uint32_t ux = (uint32_t)x, c = (uint32_t)s->cell; /* 1 <= c < 2^31 */
+    uint32_t ux = (uint32_t)x, c = s->cell.edge; /* 1 <= c < 2^31 */
+    int32_t shift = s->cell.shift;
     uint32_t u;
-    if (s->shift < 0) {
+    if (shift < 0) {
         if (ux <= (UINT32_MAX >> QT_FRAC)) {
             u = (ux << QT_FRAC) / c;
         } else { /* the quotient's whole part, then its QT_FRAC bits by long division */
@@ -88,10 +99,10 @@ MBP__HOT uint32_t unit_of(const mbp_quadtree_state *s, qt_wide x)
                 }
             }
         }
-    } else if ((uint32_t)s->shift >= QT_FRAC) {
-        u = ux >> ((uint32_t)s->shift - QT_FRAC);
+    } else if ((uint32_t)shift >= QT_FRAC) {
+        u = ux >> ((uint32_t)shift - QT_FRAC);
     } else {
-        u = ux << (QT_FRAC - (uint32_t)s->shift); /* ux < 2^(shift + depth): u < top */
+        u = ux << (QT_FRAC - (uint32_t)shift); /* ux < 2^(shift + depth): u < top */
     }
 #else
     uint32_t u = (uint32_t)(x * ((qt_wide)(1u << QT_FRAC) * s->inv)); /* may round up to top */

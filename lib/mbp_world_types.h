@@ -49,6 +49,17 @@ typedef struct mbp_pairset {
     uint32_t log[MBP_PAIR_LOG]; /* their keys (a pair may stand more than once) */
 } mbp_pairset;
 
+#if MBP_SCALAR == MBP_FIXED
+/* A fixed-point cell edge in raw units, with the shift that maps an offset to its cell when the
+ * edge is a power of two: a division is a library call on the Cortex-M0. The grids and the
+ * quadtree each keep one, set at init by mbp__cellmap_of() and read by mbp__cell_div()
+ * (mbp_bp.h). */
+typedef struct mbp__cellmap {
+    uint32_t edge; /* >= 1: each backend's init checks it (MBP_E_PARAM) */
+    int32_t shift; /* log2(edge) when edge is a power of two, else -1 */
+} mbp__cellmap;
+#endif
+
 /* Backend states: each backend's file declares its own; a world holds the one it uses. */
 #if MBP_WITH_SWEEP
 #include "mbp_sweep.h"

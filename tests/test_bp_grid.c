@@ -280,13 +280,14 @@ TEST(bp_cells_map_by_shifts_only_when_the_cell_is_a_power_of_two)
     mbp_params_default(&p);
     p.cell_size = 16; /* raw units */
     CHECK_ST(mbp__grid_init(&g_cells, &p), MBP_OK);
-    CHECK_EQ(g_cells.shift, 4);
+    CHECK_EQ(g_cells.cell.edge, 16u);
+    CHECK_EQ(g_cells.cell.shift, 4);
     p.cell_size = 24;
     CHECK_ST(mbp__grid_init(&g_cells, &p), MBP_OK);
-    CHECK_EQ(g_cells.shift, -1);
+    CHECK_EQ(g_cells.cell.shift, -1);
     p.cell_size = MBP_ONE;
     CHECK_ST(mbp__grid_init(&g_cells, &p), MBP_OK);
-    CHECK_EQ(g_cells.shift, MBP_FIXED_FRAC_BITS);
+    CHECK_EQ(g_cells.cell.shift, MBP_FIXED_FRAC_BITS);
 }
 #endif
 #endif

@@ -151,10 +151,10 @@ static uint32_t unit_ref(const mbp_quadtree_state *s, int64_t x)
     if (x <= 0) {
         return 0u;
     }
-    if (x >= ((int64_t)s->cell << s->depth)) {
+    if (x >= ((int64_t)s->cell.edge << s->depth)) {
         return top;
     }
-    int64_t u = x * ((int64_t)1 << QT_FRAC) / s->cell;
+    int64_t u = x * ((int64_t)1 << QT_FRAC) / s->cell.edge;
     return u < (int64_t)top ? (uint32_t)u : top;
 }
 
@@ -189,17 +189,19 @@ TEST(bp_quadtree_measures_offsets_in_32_bits_as_a_64_bit_division_would)
     CHECK_EQ(checked, 10u * (16u + 1000u));
 }
 
-/* The quadtree keeps mbp__log2_exact()'s answer (tested in test_bp_shared.c): a shift for a cell
+/* The quadtree keeps mbp__cellmap_of()'s map (tested in test_bp_shared.c): a shift for a cell
  * of 8 raw units, a division for 12. */
 TEST(bp_quadtree_keeps_a_shift_only_for_a_power_of_two_cell)
 {
     mbp_params p = qt_params(0, 0u, 4u);
     p.quadtree_cell = 8;
     CHECK_ST(mbp__quadtree_init(&g_qt, &p), MBP_OK);
-    CHECK_EQ(g_qt.shift, 3);
+    CHECK_EQ(g_qt.cell.edge, 8u);
+    CHECK_EQ(g_qt.cell.shift, 3);
     p.quadtree_cell = 12;
     CHECK_ST(mbp__quadtree_init(&g_qt, &p), MBP_OK);
-    CHECK_EQ(g_qt.shift, -1);
+    CHECK_EQ(g_qt.cell.edge, 12u);
+    CHECK_EQ(g_qt.cell.shift, -1);
 }
 #endif
 

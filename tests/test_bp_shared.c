@@ -5,17 +5,18 @@
 #include "test_util.h"
 
 #if MBP_SCALAR == MBP_FIXED
-TEST(bp_log2_exact_finds_the_powers_of_two_and_only_them)
+TEST(bp_cellmap_keeps_a_shift_for_the_powers_of_two_and_only_them)
 {
-    CHECK_EQ(mbp__log2_exact(0u), -1);
-    CHECK_EQ(mbp__log2_exact(0xFFFFFFFFu), -1);
+    CHECK_EQ(mbp__cellmap_of(0xFFFFFFFFu).shift, -1);
+    CHECK_EQ(mbp__cellmap_of(0xFFFFFFFFu).edge, 0xFFFFFFFFu);
     for (int32_t k = 0; k < 32; k++) {
         uint32_t v = 1u << k;
-        CHECK_EQ(mbp__log2_exact(v), k);
+        CHECK_EQ(mbp__cellmap_of(v).shift, k);
+        CHECK_EQ(mbp__cellmap_of(v).edge, v);
         if (k >= 2) {
-            CHECK_EQ(mbp__log2_exact(v - 1u), -1);
-            CHECK_EQ(mbp__log2_exact(v + 1u), -1);
-            CHECK_EQ(mbp__log2_exact(v | 2u), -1);
+            CHECK_EQ(mbp__cellmap_of(v - 1u).shift, -1);
+            CHECK_EQ(mbp__cellmap_of(v + 1u).shift, -1);
+            CHECK_EQ(mbp__cellmap_of(v | 2u).shift, -1);
         }
     }
 }
@@ -29,21 +30,22 @@ TEST(bp_cell_div_by_shift_or_division_gives_the_floor_of_the_quotient)
     uint32_t seed = 11u, wrong = 0u, checked = 0u;
     for (uint32_t c = 0; c < sizeof cells / sizeof cells[0]; c++) {
         uint32_t cell = cells[c];
-        int32_t shift = mbp__log2_exact(cell);
+        mbp__cellmap map = mbp__cellmap_of(cell);
         for (uint32_t r = 0; r < 200u; r++) {
             uint32_t x = r == 0u ? 0u : r == 1u ? 0xFFFFFFFFu : test_rand(&seed);
-            uint32_t m = x - x % cell; /* a multiple of the cell, and its neighbours below */
+            uint32_t m = x - x % cell; /* the multiple at or below x, and that multiple +- 1 */
             const uint32_t us[] = {x, m, m - 1u, m + 1u};
             for (uint32_t j = 0; j < 4u; j++) {
-                wrong += mbp__cell_div(us[j], shift, cell) != us[j] / cell ? 1u : 0u;
+                wrong += mbp__cell_div(&map, us[j]) != us[j] / cell ? 1u : 0u;
                 checked++;
             }
         }
     }
     /* Which path ran: the powers of two shift; 3, 12, 1000 and 65537 divide. */
-    CHECK_EQ(mbp__cell_div(100u, 3, 8u), 12u);
-    CHECK_EQ(mbp__cell_div(100u, -1, 12u), 8u);
-    CHECK_EQ(mbp__cell_div(100u, 2, 12u), 25u); /* a shift, when one is given, wins */
+    const mbp__cellmap by8 = {8u, 3}, by12 = {12u, -1}, odd = {12u, 2};
+    CHECK_EQ(mbp__cell_div(&by8, 100u), 12u);
+    CHECK_EQ(mbp__cell_div(&by12, 100u), 8u);
+    CHECK_EQ(mbp__cell_div(&odd, 100u), 25u); /* a shift, when there is one, wins */
     CHECK_EQ(wrong, 0u);
     CHECK_EQ(checked, 9u * 200u * 4u);
 }

@@ -47,13 +47,13 @@ MBP__HOT uint32_t cell_coord(const mbp_grid_state *s, int k, mbp_scalar x)
     int32_t d = (int32_t)((int64_t)x - s->origin[k]);
     if (d >= 0) {
         uint32_t u = (uint32_t)d;
-        uint32_t q = (uint32_t)s->bias + mbp__cell_div(&s->cell, u); /* < 2^32 */
+        uint32_t q = (uint32_t)s->bias + mbp__cell_div(s->cell, u); /* < 2^32 */
         return q <= (uint32_t)s->maxc[k] ? q : (uint32_t)s->maxc[k];
     }
     /* floor of a negative quotient: minus the ceiling of the positive one; below cell 0, 0
      * (bias - u <= bias <= maxc). */
     uint32_t u = (uint32_t)(-(int64_t)d) + (s->cell.edge - 1u);
-    u = mbp__cell_div(&s->cell, u);
+    u = mbp__cell_div(s->cell, u);
     return u <= (uint32_t)s->bias ? (uint32_t)s->bias - u : 0u;
 #else
     /* |x - origin| <= 2^61 and inv <= 2^40: t is finite. For t >= +0 the bit patterns order as

@@ -35,7 +35,7 @@ MBP__HOT place place_of(const mbp_quadtree_state *s, const mbp_aabb *b)
         inside = inside && off >= 0 && off < root;
         fine[k] = 0u;
         if (inside) { /* off < root < 2^32 */
-            fine[k] = mbp__cell_div(&s->cell, (uint32_t)off);
+            fine[k] = mbp__cell_div(s->cell, (uint32_t)off);
         }
 #else
         qt_wide off = (b->min[k] - s->origin[k]) + e * 0.5f;

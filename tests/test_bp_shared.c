@@ -36,16 +36,16 @@ TEST(bp_cell_div_by_shift_or_division_gives_the_floor_of_the_quotient)
             uint32_t m = x - x % cell; /* the multiple at or below x, and that multiple +- 1 */
             const uint32_t us[] = {x, m, m - 1u, m + 1u};
             for (uint32_t j = 0; j < 4u; j++) {
-                wrong += mbp__cell_div(&map, us[j]) != us[j] / cell ? 1u : 0u;
+                wrong += mbp__cell_div(map, us[j]) != us[j] / cell ? 1u : 0u;
                 checked++;
             }
         }
     }
     /* Which path ran: the powers of two shift; 3, 12, 1000 and 65537 divide. */
     const mbp__cellmap by8 = {8u, 3}, by12 = {12u, -1}, odd = {12u, 2};
-    CHECK_EQ(mbp__cell_div(&by8, 100u), 12u);
-    CHECK_EQ(mbp__cell_div(&by12, 100u), 8u);
-    CHECK_EQ(mbp__cell_div(&odd, 100u), 25u); /* a shift, when there is one, wins */
+    CHECK_EQ(mbp__cell_div(by8, 100u), 12u);
+    CHECK_EQ(mbp__cell_div(by12, 100u), 8u);
+    CHECK_EQ(mbp__cell_div(odd, 100u), 25u); /* a shift, when there is one, wins */
     CHECK_EQ(wrong, 0u);
     CHECK_EQ(checked, 9u * 200u * 4u);
 }
